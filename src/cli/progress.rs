@@ -1,0 +1,23 @@
+//! Progress bars on stderr, shown only when stderr is a terminal.
+
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar counting `len` steps (tasks, boards...), hidden when stderr is not a terminal, so that
+/// piped output and tests stay clean.
+pub fn bar(len: u64, what: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let template = format!(
+        "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what} {{per_sec}} ETA {{eta}}"
+    );
+    bar.set_style(
+        ProgressStyle::with_template(&template)
+            .expect("the template is a constant")
+            .progress_chars("=> "),
+    );
+    bar
+}

@@ -1,0 +1,129 @@
+//! The production counter.
+//!
+//! The search for one `n` is split into a deterministic, numbered list of **tasks**
+//! (a [`TaskSet`]). Every service stands on that one list: threads take tasks, progress counts
+//! tasks, a checkpoint records finished tasks, a shard is a slice of the list. Two strategies
+//! produce task lists: [`Strategy::Backtrack`] (bitboard search below pre-placed queens) and
+//! [`Strategy::Join`] (half-boards joined on their diagonals).
+
+use std::ops::AddAssign;
+
+pub mod backtrack;
+pub mod join;
+
+/// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
+///
+/// `unique8` is eight times the task's share of the unique count. Keeping it scaled by 8 lets
+/// every strategy report an integer per task: a backtracking task whose solutions fall in classes
+/// of size 2, 4 or 8 adds 8 per class; a join strategy adds the Burnside terms
+/// (total + P + 2R, see [`join`]).
+///
+/// ```
+/// use nqueens::engine::Tally;
+/// let mut t = Tally::default();
+/// t += Tally { total: 8, unique8: 8 };
+/// t += Tally { total: 4, unique8: 8 };
+/// assert_eq!(t.unique(), 2);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Tally {
+    /// Solutions counted.
+    pub total: u128,
+    /// Eight times the unique solutions counted.
+    pub unique8: u128,
+}
+
+impl Tally {
+    /// The unique count this tally stands for (exact once all tasks are summed).
+    pub fn unique(&self) -> u128 {
+        self.unique8 / 8
+    }
+}
+
+impl AddAssign for Tally {
+    fn add_assign(&mut self, rhs: Tally) {
+        self.total += rhs.total;
+        self.unique8 += rhs.unique8;
+    }
+}
+
+impl std::iter::Sum for Tally {
+    fn sum<I: Iterator<Item = Tally>>(iter: I) -> Tally {
+        let mut t = Tally::default();
+        for x in iter {
+            t += x;
+        }
+        t
+    }
+}
+
+/// A way of splitting a count into tasks.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// Bitboard backtracking below pre-placed queens, with symmetry classes.
+    Backtrack,
+    /// Half-boards joined on their diagonals (meet in the middle), unique count by Burnside.
+    Join,
+}
+
+/// A deterministic, numbered list of subproblems whose tallies sum to the count for `n`.
+///
+/// Implementations must give the same list on every machine and run for the same `n` and
+/// [`version`](TaskSet::version), and `count(i)` must depend on `i` alone.
+pub trait TaskSet: Sync {
+    /// The board size.
+    fn n(&self) -> usize;
+    /// The strategy that made this list.
+    fn strategy(&self) -> Strategy;
+    /// The version of the task list; results from different versions never mix.
+    fn version(&self) -> u32;
+    /// The number of tasks.
+    fn len(&self) -> usize;
+    /// `true` if there are no tasks (only for boards without solutions).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Counts task `index` (`index < len()`).
+    fn count(&self, index: usize) -> Tally;
+    /// Peak memory, in bytes, that counting with `threads` threads needs beyond the list itself.
+    fn memory_bytes(&self, _threads: usize) -> u64 {
+        0
+    }
+}
+
+/// Why the engine cannot count this `n`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// `n` is outside what the strategy handles.
+    #[error("the {strategy:?} engine counts N from 1 to {max}, not {n}: {why}")]
+    OutOfRange {
+        /// The strategy asked for.
+        strategy: Strategy,
+        /// Requested size.
+        n: usize,
+        /// Largest size handled.
+        max: usize,
+        /// The reason for the limit.
+        why: &'static str,
+    },
+}
+
+/// The task list for `n` made by `strategy`.
+pub fn tasks(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, EngineError> {
+    Ok(match strategy {
+        Strategy::Backtrack => Box::new(backtrack::BacktrackTasks::new(n)?),
+        Strategy::Join => Box::new(join::JoinTasks::new(n)?),
+    })
+}
+
+/// The fastest strategy for `n` on a CPU.
+pub fn fastest_strategy(n: usize) -> Strategy {
+    if join::preferred(n) {
+        Strategy::Join
+    } else {
+        Strategy::Backtrack
+    }
+}

@@ -1,0 +1,1 @@
+//! One solution for huge `n`: explicit construction and min-conflicts local search.

@@ -1,0 +1,26 @@
+//! # nqueens
+//!
+//! The N-Queens problem: place `n` queens on an `n` x `n` board so that no two attack.
+//! This crate counts, lists, finds, completes and verifies placements.
+//!
+//! - [`Placement`]: the column of the queen in each row; verification, symmetries, formats.
+//! - [`algo`]: the ladder of classic algorithms, from generate-and-test to bitboards.
+//! - [`engine`]: the fast counter, split into numbered tasks for threads, checkpoints, shards.
+//! - [`cp`]: a propagation solver for partial placements and blocked squares.
+//! - [`large`]: one solution for huge `n`.
+//!
+//! ```
+//! use nqueens::Placement;
+//! let p = Placement::from_one_based(&[1, 5, 8, 6, 3, 7, 2, 4]).unwrap();
+//! assert!(p.is_solution());
+//! ```
+#![deny(missing_docs)]
+
+pub mod algo;
+pub mod cp;
+pub mod engine;
+pub mod format;
+pub mod large;
+pub mod placement;
+
+pub use placement::Placement;

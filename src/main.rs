@@ -1,0 +1,16 @@
+//! The `nqueens` command. All work is in the library and `cli`; this file only maps errors to
+//! exit codes: 2 for bad usage or input, 1 for any other failure.
+
+mod cli;
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match cli::run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(cli::exit_code(&err))
+        }
+    }
+}
