@@ -31,3 +31,6 @@ mod stats;
 pub use instance::{Instance, InstanceError, ParseError, MAX_N};
 pub use search::{Options, Solver, Status};
 pub use stats::Stats;
+
+#[cfg(test)]
+mod tests;

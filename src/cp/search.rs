@@ -186,6 +186,19 @@ impl Solver {
     }
 }
 
+#[cfg(test)]
+impl Solver {
+    /// A solver on the counter board even for small `n`, so tests can hold the two boards to
+    /// each other.
+    pub(crate) fn with_general_board(instance: &Instance, options: Options) -> Self {
+        let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
+        let board = General::new(instance.n(), blocked);
+        Solver {
+            search: Box::new(Search::new(board, instance, options)),
+        }
+    }
+}
+
 /// The search state over one board.
 struct Search<B> {
     dom: B,
