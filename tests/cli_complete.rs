@@ -212,3 +212,41 @@ fn a_missing_file_and_bad_flags_exit_2() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn every_output_format_reads_back_as_an_instance() {
+    let file = fixture("corner_list.txt");
+    let perm = complete()
+        .args(["complete", &file, "--format", "perm"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    for format in ["board", "json", "svg"] {
+        let written = complete()
+            .args(["complete", &file, "--format", format])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        // Fed back, every queen is given: the only completion is the placement itself.
+        complete()
+            .args(["complete", "--format", "perm"])
+            .write_stdin(written)
+            .assert()
+            .success()
+            .stdout(String::from_utf8(perm.clone()).unwrap());
+    }
+}
+
+#[test]
+fn the_default_format_is_the_board() {
+    complete()
+        .arg("complete")
+        .write_stdin("4\nq 1 2\n")
+        .assert()
+        .success()
+        .stdout(". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n");
+}

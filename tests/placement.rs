@@ -12,7 +12,11 @@ fn naive_verify(cols: &[u32]) -> Result<(), Defect> {
     }
     for (r2, &c2) in cols.iter().enumerate() {
         if c2 as usize >= n {
-            return Err(Defect::OutOfBoard { row: r2, col: c2, n });
+            return Err(Defect::OutOfBoard {
+                row: r2,
+                col: c2,
+                n,
+            });
         }
         let lines = [
             (Line::Column, |r: usize, c: i64| c),
@@ -22,7 +26,11 @@ fn naive_verify(cols: &[u32]) -> Result<(), Defect> {
         for (line, key) in lines {
             for (r1, &c1) in cols[..r2].iter().enumerate() {
                 if key(r1, c1.into()) == key(r2, c2.into()) {
-                    return Err(Defect::Attack { first: (r1, c1), second: (r2, c2), line });
+                    return Err(Defect::Attack {
+                        first: (r1, c1),
+                        second: (r2, c2),
+                        line,
+                    });
                 }
             }
         }
