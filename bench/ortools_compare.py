@@ -5,7 +5,7 @@ Run from the repository root after `cargo build --release`:
 
     pip install ortools
     python3 bench/ortools_compare.py            # about a minute
-    python3 bench/ortools_compare.py --quick    # smaller sets, no N=10000
+    python3 bench/ortools_compare.py --quick    # smaller sets, no N=10000 (3 to 5 minutes)
 
 Every instance is written as a list-form file (`N`, then `q row col` / `x row col`), solved by
 `target/release/nqueens complete FILE --stats`, and built as the OR-Tools model of the reference
@@ -118,10 +118,11 @@ def random_solution(n, rng):
                 cnt_a[a + b] += 1
 
 
-def completion_instances(n, k, rng):
+def completion_instances(n, k, rng, solvable):
     """`k` instances of size n, each with a third to a half of the queens given: half keep
-    random rows of a random solution (always solvable), half are queens dropped greedily on
-    random squares that no earlier one attacks (mostly not solvable)."""
+    random rows of a random solution (always solvable); half are queens dropped on random
+    squares that no earlier one attacks, drawn again until `solvable` says no (at most 200
+    draws; most such instances do have a completion)."""
     out = []
     for i in range(k):
         want = rng.randint(n // 3, n // 2)
@@ -129,14 +130,17 @@ def completion_instances(n, k, rng):
             sol = random_solution(n, rng)
             out.append([(r, sol[r]) for r in rng.sample(range(n), want)])
             continue
-        given = []
-        squares = [(r, c) for r in range(n) for c in range(n)]
-        rng.shuffle(squares)
-        for r, c in squares:
-            if len(given) == want:
+        for _ in range(200):
+            given = []
+            squares = [(r, c) for r in range(n) for c in range(n)]
+            rng.shuffle(squares)
+            for r, c in squares:
+                if len(given) == want:
+                    break
+                if all(r != gr and c != gc and abs(r - gr) != abs(c - gc) for gr, gc in given):
+                    given.append((r, c))
+            if not solvable(given):
                 break
-            if all(r != gr and c != gc and abs(r - gr) != abs(c - gc) for gr, gc in given):
-                given.append((r, c))
         out.append(given)
     return out
 
@@ -158,6 +162,15 @@ def blocked_instances(n, m, k, rng):
                 col_free[c] -= 1
         out.append(blocked)
     return out
+
+
+def best(solve):
+    """Runs `solve` (returning (answer, seconds)) once, or three times keeping the fastest when
+    it is quick: the machine may be shared, and the minimum is the least disturbed run."""
+    answer, t = solve()
+    if t < 0.5:
+        t = min([t] + [solve()[1] for _ in range(2)])
+    return answer, t
 
 
 def ms(seconds):
@@ -185,17 +198,18 @@ def main():
         b, tb = ortools(13, count=True, first_fail=False)
         row("all solutions, N=13", a, ta, b, tb)
         for n in [1000, 2000] + ([] if args.quick else [10000]):
-            a, ta = ours(args.nqueens, tmp, n)
-            b, tb = ortools(n, limit_s=120)
+            a, ta = best(lambda: ours(args.nqueens, tmp, n))
+            b, tb = best(lambda: ortools(n, limit_s=120))
             row(f"one solution, N={n}", a, ta, b, tb)
 
         k = 10 if args.quick else 40
         for n in (20, 50, 100):
-            insts = completion_instances(n, k, rng)
+            insts = completion_instances(
+                n, k, rng, lambda g: ours(args.nqueens, tmp, n, given=g)[0])
             ta_all, tb_all, sat = [], [], 0
             for given in insts:
-                a, ta = ours(args.nqueens, tmp, n, given=given)
-                b, tb = ortools(n, given=given)
+                a, ta = best(lambda: ours(args.nqueens, tmp, n, given=given))
+                b, tb = best(lambda: ortools(n, given=given))
                 if a != b:
                     sys.exit(f"disagree on {n} {given}")
                 sat += a
@@ -216,8 +230,8 @@ def main():
             insts = blocked_instances(n, m, count, rng)
             ta_all, tb_all, sat, gave_up = [], [], 0, 0
             for blocked in insts:
-                a, ta = ours(args.nqueens, tmp, n, blocked=blocked)
-                b, tb = ortools(n, blocked=blocked, limit_s=limit)
+                a, ta = best(lambda: ours(args.nqueens, tmp, n, blocked=blocked))
+                b, tb = best(lambda: ortools(n, blocked=blocked, limit_s=limit))
                 if b is None:
                     gave_up += 1
                 elif a != b:

@@ -232,11 +232,11 @@ fn random_blocked(n: usize, m: usize, seed: u64) -> Instance {
 
 #[test]
 fn restarts_still_prove_that_there_is_no_completion() {
-    // Past the phase transition (80% of a 30 board blocked) most instances have no completion
+    // Near the phase transition (81% of a 36 board blocked) most instances have no completion
     // and take thousands of failures to prove it: enough for many restarts.
     let mut proved = 0;
     for seed in 0..10 {
-        let inst = random_blocked(30, 720, seed);
+        let inst = random_blocked(36, 1050, seed);
         let mut with = Solver::new(&inst, Options::default());
         let mut without = Solver::new(
             &inst,

@@ -37,6 +37,10 @@ pub struct Args {
     /// Seed of the random tie-breaking between restarts.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Search once, without restarts: restarts guard against unlucky runs when looking for one
+    /// completion, but they repeat work when there is none to find.
+    #[arg(long)]
+    no_restarts: bool,
     /// Give up after this many search nodes.
     #[arg(long, value_name = "NODES")]
     node_limit: Option<u64>,
@@ -70,7 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         node_limit: args.node_limit,
         time_limit: args.time_limit,
         seed: args.seed,
-        restarts: true,
+        restarts: !args.no_restarts,
     };
     let mut solver = Solver::new(&instance, options);
     let mut out = BufWriter::new(io::stdout().lock());
