@@ -232,8 +232,8 @@ fn random_blocked(n: usize, m: usize, seed: u64) -> Instance {
 
 #[test]
 fn restarts_still_prove_that_there_is_no_completion() {
-    // Near the phase transition (81% of a 36 board blocked) most instances have no completion
-    // and take thousands of failures to prove it: enough for many restarts.
+    // Near the phase transition (81% of a 36 board blocked) many instances have no completion,
+    // and proving it takes thousands of failures: enough for restarts.
     let mut proved = 0;
     for seed in 0..10 {
         let inst = random_blocked(36, 1050, seed);

@@ -97,8 +97,8 @@ enum End {
 
 /// A propagation solver for one instance.
 ///
-/// Boards up to 64 wide use one machine word per domain; larger ones use counters (see the
-/// [`domain`](super::domain) module). Both run the same search.
+/// Boards up to 64 wide use one machine word per domain; larger ones use counters of domain
+/// sizes and column supports. Both run the same search.
 ///
 /// ```
 /// use nqueens::cp::{Instance, Options, Solver, Status};
