@@ -302,7 +302,7 @@ impl Instance {
                     .into(),
             });
         };
-        if first.parse::<usize>().is_ok() && !first.contains(char::is_whitespace) {
+        if first.bytes().all(|b| b.is_ascii_digit()) {
             parse_list(&lines)
         } else if first.chars().all(|ch| is_cell(ch) || ch.is_whitespace()) {
             parse_drawing(&lines)
@@ -325,8 +325,11 @@ fn is_cell(ch: char) -> bool {
 
 fn parse_list(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
     let (first_line, first) = lines[0];
-    let n: usize = first.parse().expect("checked by the caller");
-    let mut inst = Instance::with_size(n).map_err(at(first_line))?;
+    let n = first.parse().unwrap_or(usize::MAX);
+    let mut inst = Instance::with_size(n).map_err(|_| ParseError {
+        line: first_line,
+        message: format!("the board size must be from 1 to {MAX_N}, not {first}"),
+    })?;
     for &(line, text) in &lines[1..] {
         let err = |message: String| ParseError { line, message };
         let tokens: Vec<&str> = text
