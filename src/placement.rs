@@ -242,7 +242,8 @@ impl Placement {
     /// assert_eq!(a.canonical().unwrap(), Placement::from_one_based(&[2, 4, 1, 3]).unwrap());
     /// ```
     pub fn canonical(&self) -> Option<Placement> {
-        self.images().map(|im| im.into_iter().min().expect("8 images"))
+        self.images()
+            .map(|im| im.into_iter().min().expect("8 images"))
     }
 
     /// `true` if this placement is its own canonical form (the representative of its class).

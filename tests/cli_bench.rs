@@ -20,15 +20,23 @@ fn the_table_has_a_row_per_n_and_a_column_per_algorithm() {
         .get_output()
         .clone();
     let text = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
-    assert_eq!(rows[0], ["N", "total", "unique", "backtracking", "flags", "symmetry"]);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows[0],
+        ["N", "total", "unique", "backtracking", "flags", "symmetry"]
+    );
     assert_eq!(rows.len(), 6);
     for row in &rows[1..] {
         let n: usize = row[0].parse().unwrap();
         let (total, unique) = common::counts(n);
         assert_eq!(row[1], total.to_string(), "n={n}");
         assert_eq!(row[2], unique.to_string(), "n={n}");
-        assert!(row[3..].iter().all(|cell| cell.ends_with('s') && !cell.contains('!')));
+        assert!(row[3..]
+            .iter()
+            .all(|cell| cell.ends_with('s') && !cell.contains('!')));
     }
 }
 
@@ -49,7 +57,10 @@ fn json_and_csv_hold_every_cell() {
     assert_eq!(cells.len(), 6);
     for cell in &cells {
         let n = cell["n"].as_u64().unwrap() as usize;
-        assert_eq!(u128::from(cell["total"].as_u64().unwrap()), common::counts(n).0);
+        assert_eq!(
+            u128::from(cell["total"].as_u64().unwrap()),
+            common::counts(n).0
+        );
         assert!(cell["seconds"].as_f64().unwrap() >= 0.0);
     }
     let csv = std::fs::read_to_string(&csv).unwrap();
@@ -62,13 +73,23 @@ fn json_and_csv_hold_every_cell() {
 #[test]
 fn an_algorithm_over_budget_sits_out_the_bigger_boards() {
     let out = bench()
-        .args(["8..=10", "--algos", "permutations,bitboard", "--budget", "0.000001"])
+        .args([
+            "8..=10",
+            "--algos",
+            "permutations,bitboard",
+            "--budget",
+            "0.000001",
+        ])
         .assert()
         .success()
         .get_output()
         .clone();
     let text = String::from_utf8(out.stdout).unwrap();
-    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split_whitespace().collect()).collect();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
     // Every cell takes longer than a microsecond, so only N = 8 is measured.
     assert_ne!(rows[0][3], "-");
     assert_eq!(rows[1][3..], ["-", "-"]);
@@ -94,14 +115,10 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["9..=4"], "empty range"),
     ];
     for (args, message) in cases {
-        bench()
-            .args(args)
-            .assert()
-            .code(2)
-            .stderr(
-                predicate::str::starts_with("error: ")
-                    .and(predicate::str::contains(message))
-                    .and(predicate::function(|s: &str| s.lines().count() == 1)),
-            );
+        bench().args(args).assert().code(2).stderr(
+            predicate::str::starts_with("error: ")
+                .and(predicate::str::contains(message))
+                .and(predicate::function(|s: &str| s.lines().count() == 1)),
+        );
     }
 }

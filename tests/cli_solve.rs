@@ -23,7 +23,9 @@ fn perm_lines_are_every_solution_once() {
         assert_eq!(text.lines().count(), lines.len(), "n={n}: no repeats");
         for line in lines {
             let cols: Vec<u32> = line.split(' ').map(|t| t.parse().unwrap()).collect();
-            assert!(nqueens::Placement::from_one_based(&cols).unwrap().is_solution());
+            assert!(nqueens::Placement::from_one_based(&cols)
+                .unwrap()
+                .is_solution());
         }
     }
 }
@@ -46,7 +48,10 @@ fn count_goes_to_stderr() {
 #[test]
 fn default_format_is_a_board_for_small_n_and_perm_lines_above_16() {
     let boards = stdout_of(&["solve", "4"]);
-    assert_eq!(boards, ". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n\n");
+    assert_eq!(
+        boards,
+        ". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n. . Q .\nQ . . .\n. . . Q\n. Q . .\n\n"
+    );
     let big = stdout_of(&["solve", "17", "--limit", "1"]);
     assert_eq!(big.lines().count(), 1);
     assert_eq!(big.split_whitespace().count(), 17);
@@ -91,7 +96,15 @@ fn every_algorithm_lists_the_same_unique_set() {
         if algo == nqueens::algo::Algo::Cp {
             continue;
         }
-        let got = stdout_of(&["solve", "8", "--unique", "--format", "perm", "--algo", algo.name()]);
+        let got = stdout_of(&[
+            "solve",
+            "8",
+            "--unique",
+            "--format",
+            "perm",
+            "--algo",
+            algo.name(),
+        ]);
         assert_eq!(sorted(got), want, "{algo}");
     }
 }
@@ -101,7 +114,10 @@ fn bad_input_is_one_line_and_exit_2() {
     let cases: [(&[&str], &str); 5] = [
         (&["solve", "0"], "not 0"),
         (&["solve", "65"], "64-bit"),
-        (&["solve", "8", "--algo", "quantum"], "unknown algorithm \"quantum\""),
+        (
+            &["solve", "8", "--algo", "quantum"],
+            "unknown algorithm \"quantum\"",
+        ),
         (&["solve", "13", "--algo", "permutations"], "13!"),
         (&["solve", "29", "--algo", "bitboard"], "overflows"),
     ];

@@ -39,11 +39,9 @@ fn an_attack_names_both_queens_and_exits_1() {
              (row 3, col 3) attack along a diagonal\n",
         )
         .stderr(one_error_line("1 of 3 placements is not a solution"));
-    verify()
-        .write_stdin("2 1\n")
-        .assert()
-        .code(1)
-        .stdout("invalid 2: queens at (row 1, col 2) and (row 2, col 1) attack along an anti-diagonal\n");
+    verify().write_stdin("2 1\n").assert().code(1).stdout(
+        "invalid 2: queens at (row 1, col 2) and (row 2, col 1) attack along an anti-diagonal\n",
+    );
     verify()
         .write_stdin("1 1\n")
         .assert()
@@ -58,7 +56,8 @@ fn an_attack_names_both_queens_and_exits_1() {
 
 #[test]
 fn formats_are_detected_per_record() {
-    let mixed = "2 4 1 3\n\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n{\"n\":4,\"columns\":[3,1,4,2]}\n";
+    let mixed =
+        "2 4 1 3\n\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n{\"n\":4,\"columns\":[3,1,4,2]}\n";
     verify()
         .write_stdin(mixed)
         .assert()
@@ -105,25 +104,46 @@ fn unreadable_files_exit_2() {
 
 /// A solution for any `n` with `n % 6` not 2 or 3: the even columns, then the odd ones.
 fn evens_then_odds(n: u32) -> Vec<u32> {
-    (1..=n / 2).map(|i| 2 * i).chain((0..n.div_ceil(2)).map(|i| 2 * i + 1)).collect()
+    (1..=n / 2)
+        .map(|i| 2 * i)
+        .chain((0..n.div_ceil(2)).map(|i| 2 * i + 1))
+        .collect()
 }
 
 #[test]
 fn a_million_queens_from_a_file_and_from_stdin() {
     let n = 1_000_000;
     let cols = evens_then_odds(n);
-    let line: String = cols.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ") + "\n";
+    let line: String = cols
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+        + "\n";
     let mut file = tempfile::NamedTempFile::new().unwrap();
     file.write_all(line.as_bytes()).unwrap();
     let want = "ok 1000000: 2 4 6 8 10 12 14 16 ... 999995 999997 999999\n";
     verify().arg(file.path()).assert().success().stdout(want);
-    verify().arg("-").write_stdin(line.clone()).assert().success().stdout(want);
+    verify()
+        .arg("-")
+        .write_stdin(line.clone())
+        .assert()
+        .success()
+        .stdout(want);
 
     // Swap two neighbours near the end: a diagonal attack the bitsets must catch and name.
     let mut bad = cols.clone();
     bad.swap(999_990, 999_991);
-    let line: String = bad.iter().map(|c| c.to_string()).collect::<Vec<_>>().join(" ") + "\n";
-    let defect = Placement::from_one_based(&bad).unwrap().verify().unwrap_err();
+    let line: String = bad
+        .iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+        + "\n";
+    let defect = Placement::from_one_based(&bad)
+        .unwrap()
+        .verify()
+        .unwrap_err();
     assert!(defect.to_string().contains("(row 999992, col"));
     verify()
         .write_stdin(line)

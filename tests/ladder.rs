@@ -85,7 +85,9 @@ fn out_of_range_sizes_are_refused_with_a_reason() {
         assert!(err.contains("at least one row"), "{err}");
         let err = algo.count(algo.max_n() + 1).unwrap_err().to_string();
         assert!(err.contains(algo.limit_reason()), "{err}");
-        assert!(algo.for_each_solution(algo.max_n() + 1, &mut |_| ControlFlow::Break(())).is_err());
+        assert!(algo
+            .for_each_solution(algo.max_n() + 1, &mut |_| ControlFlow::Break(()))
+            .is_err());
     }
 }
 
@@ -94,7 +96,11 @@ fn names_round_trip() {
     for algo in Algo::ALL {
         assert_eq!(algo.name().parse::<Algo>(), Ok(algo));
     }
-    assert!("fastest".parse::<Algo>().unwrap_err().to_string().contains("bitboard"));
+    assert!("fastest"
+        .parse::<Algo>()
+        .unwrap_err()
+        .to_string()
+        .contains("bitboard"));
 }
 
 #[test]
@@ -107,7 +113,10 @@ fn lazy_listing_is_the_backtracking_set() {
         assert_eq!(set, oracle, "n={n}");
     }
     for n in 10..=12 {
-        assert_eq!(nqueens::solutions(n).unwrap().count() as u128, common::counts(n).0);
+        assert_eq!(
+            nqueens::solutions(n).unwrap().count() as u128,
+            common::counts(n).0
+        );
     }
 }
 
@@ -126,7 +135,11 @@ fn unique_listing_is_one_canonical_per_class_covering_all() {
         // Classes are disjoint, so pairwise non-equivalent representatives cover exactly the
         // sum of their class sizes, and together all solutions.
         let sizes: usize = reps.iter().map(|p| p.class_size().unwrap()).sum();
-        assert_eq!(covered.len(), sizes, "n={n}: representatives are not equivalent");
+        assert_eq!(
+            covered.len(),
+            sizes,
+            "n={n}: representatives are not equivalent"
+        );
         let all: BTreeSet<Placement> = nqueens::solutions(n).unwrap().collect();
         assert_eq!(covered, all, "n={n}");
     }

@@ -12,7 +12,11 @@ fn naive_verify(cols: &[u32]) -> Result<(), Defect> {
     }
     for (r2, &c2) in cols.iter().enumerate() {
         if c2 as usize >= n {
-            return Err(Defect::OutOfBoard { row: r2, col: c2, n });
+            return Err(Defect::OutOfBoard {
+                row: r2,
+                col: c2,
+                n,
+            });
         }
         let key = |line: Line, r: usize, c: u32| match line {
             Line::Column => i64::from(c),
@@ -23,7 +27,11 @@ fn naive_verify(cols: &[u32]) -> Result<(), Defect> {
         for line in lines {
             for (r1, &c1) in cols[..r2].iter().enumerate() {
                 if key(line, r1, c1) == key(line, r2, c2) {
-                    return Err(Defect::Attack { first: (r1, c1), second: (r2, c2), line });
+                    return Err(Defect::Attack {
+                        first: (r1, c1),
+                        second: (r2, c2),
+                        line,
+                    });
                 }
             }
         }

@@ -71,6 +71,5 @@ fn starts(n: usize) -> impl Iterator<Item = Vec<u32>> {
 }
 
 fn masks_after(n: usize, cols: &[u32]) -> Masks {
-    cols.iter()
-        .fold(Masks::new(n), |m, &c| m.place(1 << c))
+    cols.iter().fold(Masks::new(n), |m, &c| m.place(1 << c))
 }

@@ -86,11 +86,13 @@ fn subtrees(n: usize) -> Vec<(Vec<u32>, Masks)> {
             .into_iter()
             .flat_map(|(cols, masks)| {
                 let free = masks.free();
-                (0..n as u32).filter(move |&c| free >> c & 1 == 1).map(move |c| {
-                    let mut cols: Vec<u32> = cols.clone();
-                    cols.push(c);
-                    (cols, masks.place(1 << c))
-                })
+                (0..n as u32)
+                    .filter(move |&c| free >> c & 1 == 1)
+                    .map(move |c| {
+                        let mut cols: Vec<u32> = cols.clone();
+                        cols.push(c);
+                        (cols, masks.place(1 << c))
+                    })
             })
             .collect();
     }

@@ -52,9 +52,7 @@ pub fn for_each_solution(
 
 /// The test: no two queens share a diagonal (columns differ by construction).
 fn no_diagonal_attack(cols: &[u32]) -> bool {
-    (0..cols.len()).all(|r2| {
-        (0..r2).all(|r1| cols[r1].abs_diff(cols[r2]) as usize != r2 - r1)
-    })
+    (0..cols.len()).all(|r2| (0..r2).all(|r1| cols[r1].abs_diff(cols[r2]) as usize != r2 - r1))
 }
 
 /// Steps to the next permutation in lexicographic order; `false` after the last one.
@@ -65,7 +63,10 @@ fn next_permutation(a: &mut [u32]) -> bool {
     };
     // ...so bump the element before it to the next larger one from the tail, and restart
     // the tail at its smallest ordering.
-    let j = (i..a.len()).rev().find(|&j| a[j] > a[i - 1]).expect("a[i] is larger");
+    let j = (i..a.len())
+        .rev()
+        .find(|&j| a[j] > a[i - 1])
+        .expect("a[i] is larger");
     a.swap(i - 1, j);
     a[i..].reverse();
     true

@@ -17,10 +17,12 @@ use super::{bad_input, parse_range, progress};
 
 /// Arguments of `nqueens bench`.
 #[derive(clap::Args)]
-#[command(after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
+#[command(
+    after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
     the budget on a smaller N, or N beyond its limit). The total and unique columns come from \
     the algorithms that ran; a `!` after a time marks a count that disagrees with the others \
-    (and the command then exits 1). `cp` is left out unless named in --algos.")]
+    (and the command then exits 1). `cp` is left out unless named in --algos."
+)]
 pub struct Args {
     /// Sizes: N or A..=B (also A..B, A-B) [default: 4..=14].
     #[arg(value_name = "RANGE")]
@@ -138,8 +140,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             line.push(match cell {
                 None => "-".into(),
                 Some((c, t)) => {
-                    let agrees = Some(c.total) == total
-                        && (c.unique.is_none() || c.unique == unique);
+                    let agrees =
+                        Some(c.total) == total && (c.unique.is_none() || c.unique == unique);
                     if !agrees {
                         disagreements += 1;
                     }

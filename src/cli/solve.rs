@@ -19,8 +19,10 @@ const BOARD_UP_TO: usize = 16;
 
 /// Arguments of `nqueens solve`.
 #[derive(clap::Args)]
-#[command(after_help = "By default boards up to N = 16 are drawn (separated by blank lines) and \
-    bigger ones are written as perm lines. The number of solutions written goes to stderr.")]
+#[command(
+    after_help = "By default boards up to N = 16 are drawn (separated by blank lines) and \
+    bigger ones are written as perm lines. The number of solutions written goes to stderr."
+)]
 pub struct Args {
     /// Board size: 1 to 64 (to the algorithm's limit with --algo).
     n: usize,
