@@ -10,6 +10,8 @@ use std::ops::AddAssign;
 
 pub mod backtrack;
 pub mod join;
+pub mod kernel;
+pub mod tasks;
 
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
 ///
