@@ -76,6 +76,7 @@ unsafe fn search_x86<const NODES: bool>(frame: &Frame, start: Start) -> Count {
 #[inline(always)]
 fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
     let levels = frame.levels;
+    assert!(levels <= 32, "a frame has at most 32 levels");
     let mut open = start.open(frame);
     match levels - start.level {
         0 => {
@@ -106,7 +107,8 @@ fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
             }
             depth -= 1;
             level -= 1;
-            (cols, left, right, open) = stack[depth];
+            // SAFETY: `depth` was below 32 when this entry was pushed.
+            (cols, left, right, open) = unsafe { *stack.get_unchecked(depth) };
             continue;
         }
         let q = open & open.wrapping_neg();
@@ -114,13 +116,21 @@ fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
         if NODES {
             nodes += 1;
         }
-        let s = frame.shift[level];
+        // SAFETY: `level <= last = levels - 2` and `levels <= 32` (asserted above), so `level`
+        // and `level + 1` index the 32-entry arrays.
+        let (s, allowed) = unsafe {
+            (
+                *frame.shift.get_unchecked(level),
+                *frame.allowed.get_unchecked(level + 1),
+            )
+        };
         let (c, l, r) = (cols | q, (left | q) >> s, (right | q) << s);
-        let next = frame.allowed[level + 1] & !(c | l | r);
+        let next = allowed & !(c | l | r);
         if level == last {
             solutions += next.count_ones() as u64;
         } else if next != 0 {
-            stack[depth] = (cols, left, right, open);
+            // SAFETY: `depth` counts the levels above `level`, so `depth < levels <= 32`.
+            unsafe { *stack.get_unchecked_mut(depth) = (cols, left, right, open) };
             depth += 1;
             level += 1;
             (cols, left, right, open) = (c, l, r, next);
