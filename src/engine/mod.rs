@@ -9,8 +9,11 @@
 use std::ops::AddAssign;
 
 pub mod backtrack;
+pub mod checkpoint;
 pub mod join;
 pub mod kernel;
+pub mod run;
+pub mod shard;
 pub mod tasks;
 
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
