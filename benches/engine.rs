@@ -34,7 +34,10 @@ fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {
         .expect("a thread pool");
     pool.install(|| {
         use rayon::prelude::*;
-        (0..tasks.len()).into_par_iter().map(|i| tasks.count(i)).sum()
+        (0..tasks.len())
+            .into_par_iter()
+            .map(|i| tasks.count(i))
+            .sum()
     })
 }
 

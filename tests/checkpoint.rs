@@ -17,7 +17,14 @@ fn nqueens() -> Command {
 /// Counts `n` with the checkpoint at `path` to the end; returns the CSV line.
 fn finish(n: usize, path: &Path, extra: &[&str]) -> String {
     let out = nqueens()
-        .args(["count", &n.to_string(), "--format", "csv", "--no-time", "--checkpoint"])
+        .args([
+            "count",
+            &n.to_string(),
+            "--format",
+            "csv",
+            "--no-time",
+            "--checkpoint",
+        ])
         .arg(path)
         .args(extra)
         .assert()
@@ -25,7 +32,12 @@ fn finish(n: usize, path: &Path, extra: &[&str]) -> String {
         .get_output()
         .stdout
         .clone();
-    String::from_utf8(out).unwrap().lines().nth(1).unwrap().to_string()
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string()
 }
 
 fn expected(n: usize) -> String {
@@ -34,7 +46,11 @@ fn expected(n: usize) -> String {
 }
 
 fn records(path: &Path) -> usize {
-    std::fs::read_to_string(path).unwrap().lines().count().saturating_sub(1)
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .count()
+        .saturating_sub(1)
 }
 
 #[test]
@@ -77,7 +93,14 @@ fn a_finished_checkpoint_answers_without_counting_again() {
     let path = dir.path().join("run.ck");
     assert_eq!(finish(12, &path, &[]), expected(12));
     nqueens()
-        .args(["count", "12", "--no-time", "--format", "csv", "--checkpoint"])
+        .args([
+            "count",
+            "12",
+            "--no-time",
+            "--format",
+            "csv",
+            "--checkpoint",
+        ])
         .arg(&path)
         .assert()
         .success()
@@ -94,13 +117,23 @@ fn a_torn_last_record_is_dropped_and_recounted() {
     // Cut the file in the middle of its last line, as a crash during a write would.
     std::fs::write(&path, &text[..text.len() - 5]).unwrap();
     nqueens()
-        .args(["count", "11", "--no-time", "--format", "csv", "--checkpoint"])
+        .args([
+            "count",
+            "11",
+            "--no-time",
+            "--format",
+            "csv",
+            "--checkpoint",
+        ])
         .arg(&path)
         .assert()
         .success()
         .stdout(predicate::str::contains(expected(11)))
         .stderr(predicate::str::contains("torn"));
-    assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), text.lines().count());
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap().lines().count(),
+        text.lines().count()
+    );
 }
 
 #[test]
@@ -114,7 +147,11 @@ fn a_damaged_record_is_refused() {
     let line = &mut lines[5];
     let space = line.find(' ').unwrap();
     let digit = line.as_bytes()[space + 1];
-    let changed = if digit == b'9' { '1' } else { (digit + 1) as char };
+    let changed = if digit == b'9' {
+        '1'
+    } else {
+        (digit + 1) as char
+    };
     line.replace_range(space + 1..space + 2, &changed.to_string());
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     nqueens()
@@ -159,7 +196,10 @@ fn a_file_that_is_not_a_checkpoint_is_refused() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("corrupted at line 1"));
-    assert_eq!(std::fs::read_to_string(&path).unwrap(), "shopping list\nmilk\n");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "shopping list\nmilk\n"
+    );
 }
 
 #[test]
@@ -219,7 +259,10 @@ fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("interrupted"), "{err}");
-    assert!(err.contains("run the same command again to resume"), "{err}");
+    assert!(
+        err.contains("run the same command again to resume"),
+        "{err}"
+    );
     let n = records(&path);
     assert!(err.contains(&format!("{n} of ")), "{err} ({n} records)");
 }

@@ -33,7 +33,9 @@ fn csv_has_seconds_unless_no_time() {
         .args(["count", "8", "--format", "csv"])
         .assert()
         .success()
-        .stdout(predicate::str::is_match(r"^n,total,unique,seconds\n8,92,12,\d+\.\d{3}\n$").unwrap());
+        .stdout(
+            predicate::str::is_match(r"^n,total,unique,seconds\n8,92,12,\d+\.\d{3}\n$").unwrap(),
+        );
 }
 
 #[test]
@@ -61,7 +63,10 @@ fn json_is_one_object_per_n() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    let rows: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(rows.len(), 4);
     for (row, n) in rows.iter().zip(6..) {
         let (t, u) = common::counts(n);
@@ -105,10 +110,22 @@ fn zero_is_refused() {
 #[test]
 fn bad_sizes_and_flags_exit_2() {
     nqueens().args(["count", "x"]).assert().code(2);
-    nqueens().args(["count", "8", "--threads", "0"]).assert().code(2);
-    nqueens().args(["count", "8", "--max-memory", "12Q"]).assert().code(2);
-    nqueens().args(["count", "8", "--shard", "3/2", "--out", "x.json"]).assert().code(2);
-    nqueens().args(["count", "8", "--shard", "1/2"]).assert().code(2);
+    nqueens()
+        .args(["count", "8", "--threads", "0"])
+        .assert()
+        .code(2);
+    nqueens()
+        .args(["count", "8", "--max-memory", "12Q"])
+        .assert()
+        .code(2);
+    nqueens()
+        .args(["count", "8", "--shard", "3/2", "--out", "x.json"])
+        .assert()
+        .code(2);
+    nqueens()
+        .args(["count", "8", "--shard", "1/2"])
+        .assert()
+        .code(2);
 }
 
 #[test]

@@ -17,7 +17,13 @@ fn shards(dir: &Path, n: usize, k: usize) -> Vec<PathBuf> {
         .map(|i| {
             let out = dir.join(format!("n{n}-{i}of{k}.json"));
             nqueens()
-                .args(["count", &n.to_string(), "--shard", &format!("{i}/{k}"), "--out"])
+                .args([
+                    "count",
+                    &n.to_string(),
+                    "--shard",
+                    &format!("{i}/{k}"),
+                    "--out",
+                ])
                 .arg(&out)
                 .assert()
                 .success()
@@ -59,7 +65,10 @@ fn shard_files_describe_themselves() {
     let dir = tempfile::tempdir().unwrap();
     let files = shards(dir.path(), 10, 4);
     let r = read(&files[2]);
-    assert_eq!((r.n, r.shard, r.shards, r.format.as_str()), (10, 3, 4, "nqueens-shard"));
+    assert_eq!(
+        (r.n, r.shard, r.shards, r.format.as_str()),
+        (10, 3, 4, "nqueens-shard")
+    );
     assert_eq!(r.checksum, r.expected_checksum());
     assert!(!r.hostname.is_empty());
     assert_eq!(r.tasks_counted, (2..r.tasks).step_by(4).count());
@@ -163,7 +172,9 @@ fn merge_prints_every_format() {
         .args(["--format", "json", "--no-time"])
         .assert()
         .success()
-        .stdout("{\"by\":\"engine/backtrack\",\"n\":8,\"seconds\":null,\"total\":92,\"unique\":12}\n");
+        .stdout(
+            "{\"by\":\"engine/backtrack\",\"n\":8,\"seconds\":null,\"total\":92,\"unique\":12}\n",
+        );
     nqueens()
         .arg("merge")
         .args(&files)

@@ -18,9 +18,10 @@ fn solutions(n: usize) -> Vec<Vec<u32>> {
             return;
         }
         for c in 0..n as u32 {
-            let safe = cols.iter().enumerate().all(|(r2, &c2)| {
-                c2 != c && (r - r2) as i64 != (c as i64 - c2 as i64).abs()
-            });
+            let safe = cols
+                .iter()
+                .enumerate()
+                .all(|(r2, &c2)| c2 != c && (r - r2) as i64 != (c as i64 - c2 as i64).abs());
             if safe {
                 cols.push(c);
                 go(n, cols, out);
@@ -104,7 +105,10 @@ fn task_list_is_deterministic() {
         for i in 0..a.len() {
             assert_eq!(a.constellation(i), b.constellation(i));
             let ((fa, sa, wa), (fb, sb, wb)) = (a.prepare(i), b.prepare(i));
-            assert_eq!((fa.allowed, fa.shift, sa, wa), (fb.allowed, fb.shift, sb, wb));
+            assert_eq!(
+                (fa.allowed, fa.shift, sa, wa),
+                (fb.allowed, fb.shift, sb, wb)
+            );
         }
     }
     // The list is the constellations in their fixed order, so its size is fixed too.

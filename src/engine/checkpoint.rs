@@ -100,7 +100,9 @@ pub enum CheckpointError {
         why: String,
     },
     /// The file belongs to another count.
-    #[error("checkpoint {path} belongs to another count: it has `{found}`, this run is `{expected}`")]
+    #[error(
+        "checkpoint {path} belongs to another count: it has `{found}`, this run is `{expected}`"
+    )]
     Mismatch {
         /// The file.
         path: PathBuf,

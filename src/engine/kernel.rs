@@ -57,7 +57,8 @@ pub fn count_with_nodes(frame: &Frame, start: Start) -> Count {
 fn dispatch<const NODES: bool>(frame: &Frame, start: Start) -> Count {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::arch::is_x86_feature_detected!("popcnt") && std::arch::is_x86_feature_detected!("bmi1")
+        if std::arch::is_x86_feature_detected!("popcnt")
+            && std::arch::is_x86_feature_detected!("bmi1")
         {
             // SAFETY: the CPU has just been checked to support every feature `search_x86`
             // is compiled for.

@@ -256,10 +256,16 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
             why,
         };
         if r.format != FORMAT {
-            return Err(invalid(format!("not a shard result (format {:?})", r.format)));
+            return Err(invalid(format!(
+                "not a shard result (format {:?})",
+                r.format
+            )));
         }
         if r.shards == 0 || r.shard == 0 || r.shard > r.shards || r.shards > MAX_SHARDS {
-            return Err(invalid(format!("shard {}/{} does not exist", r.shard, r.shards)));
+            return Err(invalid(format!(
+                "shard {}/{} does not exist",
+                r.shard, r.shards
+            )));
         }
         let slice = Slice {
             index: r.shard,

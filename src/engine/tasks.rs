@@ -141,9 +141,9 @@ impl Constellation {
         }
         let cells = self.cells(n);
         cells.iter().enumerate().all(|(i, &(r1, c1))| {
-            cells[i + 1..].iter().all(|&(r2, c2)| {
-                r1 != r2 && c1 != c2 && r1 + c2 != r2 + c1 && r1 + c1 != r2 + c2
-            })
+            cells[i + 1..]
+                .iter()
+                .all(|&(r2, c2)| r1 != r2 && c1 != c2 && r1 + c2 != r2 + c1 && r1 + c1 != r2 + c2)
         })
     }
 }
