@@ -3,10 +3,18 @@
 //! `cargo bench --bench engine -- [N...]` (default 14 15 16 17 18) prints, for each N, the time
 //! of the plain counter and of the engine on one and two threads, their ratios, nanoseconds per
 //! search node and nodes per task. Each figure is the best of a few runs, so that noise from
-//! other processes on the machine does not count against either side.
+//! other processes on the machine does not count against either side. The plain counter is
+//! skipped above `PLAIN_MAX` (environment, default 17): at N=18 it takes minutes.
+//!
+//! Then it measures the cost of a checkpoint at `CHECKPOINT_N` (default 18): the same count on
+//! two threads with and without every task recorded in a journal, alternated twice.
 use std::time::{Duration, Instant};
 
-use nqueens::engine::{backtrack::BacktrackTasks, kernel, Tally, TaskSet};
+use std::sync::atomic::AtomicBool;
+
+use nqueens::engine::checkpoint::{Header, Journal};
+use nqueens::engine::shard::Slice;
+use nqueens::engine::{backtrack::BacktrackTasks, kernel, run, Tally, TaskSet};
 
 /// The textbook bitboard counter: one bit per column, two diagonal masks, recursion, every
 /// solution found by placing the last queen. No symmetry.
@@ -65,13 +73,27 @@ fn main() {
     };
     println!("| N | plain bitboard | engine 1 thread | speed-up | engine 2 threads | 2 vs 1 | ns/node | nodes/task | tasks |");
     println!("|---|---|---|---|---|---|---|---|---|");
+    let env = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let plain_max = env("PLAIN_MAX", 17);
     for n in sizes {
         let runs = if n >= 17 { 1 } else { 3 };
         let tasks = BacktrackTasks::new(n).expect("n in range");
-        let (expected, t_plain) = best(runs, || plain(n));
+        let (expected, t_plain) = if n <= plain_max {
+            let (count, t) = best(runs, || plain(n));
+            (Some(count as u128), Some(t))
+        } else {
+            (None, None)
+        };
         let (one, t_one) = best(runs, || engine(&tasks, 1));
         let (two, t_two) = best(runs, || engine(&tasks, 2));
-        assert_eq!(one.total, expected as u128);
+        if let Some(expected) = expected {
+            assert_eq!(one.total, expected);
+        }
         assert_eq!(two, one);
         let (nodes, t_nodes) = best(1, || {
             (0..tasks.len())
@@ -82,11 +104,13 @@ fn main() {
                 .sum::<u64>()
         });
         let s = |d: Duration| format!("{:.3} s", d.as_secs_f64());
+        let (plain_time, speedup) = match t_plain {
+            Some(t) => (s(t), format!("{:.2}x", t.as_secs_f64() / t_one.as_secs_f64())),
+            None => ("-".to_string(), "-".to_string()),
+        };
         println!(
-            "| {n} | {} | {} | {:.2}x | {} | {:.2}x | {:.2} | {:.0} | {} |",
-            s(t_plain),
+            "| {n} | {plain_time} | {} | {speedup} | {} | {:.2}x | {:.2} | {:.0} | {} |",
             s(t_one),
-            t_plain.as_secs_f64() / t_one.as_secs_f64(),
             s(t_two),
             t_one.as_secs_f64() / t_two.as_secs_f64(),
             t_nodes.as_secs_f64() * 1e9 / nodes as f64,
@@ -94,4 +118,37 @@ fn main() {
             tasks.len(),
         );
     }
+    checkpoint_overhead(env("CHECKPOINT_N", 18));
+}
+
+/// Times a count on two threads with and without a journal, alternating to spread out noise.
+fn checkpoint_overhead(n: usize) {
+    let tasks = BacktrackTasks::new(n).expect("n in range");
+    let all: Vec<usize> = (0..tasks.len()).collect();
+    let stop = AtomicBool::new(false);
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let (mut plain_t, mut journal_t) = (Duration::MAX, Duration::MAX);
+    for round in 0..2 {
+        let t = Instant::now();
+        let a = run::count(&tasks, &all, 2, &stop, &|_, _| Ok(())).expect("a run");
+        plain_t = plain_t.min(t.elapsed());
+        let path = dir.path().join(format!("run{round}.ck"));
+        let t = Instant::now();
+        let (journal, _) =
+            Journal::open(&path, &Header::new(&tasks, Slice::ALL)).expect("a new journal");
+        let b = run::count(&tasks, &all, 2, &stop, &|i, tally| {
+            Ok(journal.record(i, tally)?)
+        })
+        .expect("a run");
+        journal.sync().expect("a flush");
+        journal_t = journal_t.min(t.elapsed());
+        assert_eq!(a.tally, b.tally);
+    }
+    println!(
+        "\ncheckpoint at N={n} ({} tasks, 2 threads): without {:.3} s, with {:.3} s, overhead {:+.2}%",
+        tasks.len(),
+        plain_t.as_secs_f64(),
+        journal_t.as_secs_f64(),
+        (journal_t.as_secs_f64() / plain_t.as_secs_f64() - 1.0) * 100.0
+    );
 }
