@@ -20,7 +20,7 @@ use super::bad_input;
 pub enum Output {
     /// `N: total unique hh:mm:ss.ms`, the table of the reference documents.
     Table,
-    /// One JSON object per line and per N: `{"n":8,"total":92,"unique":12,"seconds":0.001,"by":"engine/backtrack"}`.
+    /// One JSON object per line and per N: `{"by":"engine/backtrack","n":8,"seconds":0.001,"total":92,"unique":12}`.
     Json,
     /// `n,total,unique,seconds` with a header line.
     Csv,
@@ -57,7 +57,8 @@ pub struct Args {
     /// Count only shard I of K (1-based, interleaved task slices); needs --out.
     #[arg(long, value_name = "I/K", requires = "out")]
     shard: Option<Slice>,
-    /// Write the shard's result file (JSON) for `nqueens merge`.
+    /// Write the result (of the shard, or of the whole count) as a JSON file for `nqueens merge`
+    /// instead of printing it.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
 }

@@ -1,7 +1,7 @@
 //! The Backtrack strategy: bitboard search below canonical border constellations.
 //!
-//! The task list is every canonical [`Constellation`](super::tasks::Constellation) for `n`
-//! (split further by pre-placing a queen for large `n`, see [`tasks`](super::tasks)); a task's
+//! The task list is every canonical [`Constellation`] for `n`
+//! (split further by pre-placing a queen for large `n`, see [`tasks`](mod@super::tasks)); a task's
 //! count is the number of completions times the size of the constellation's orbit. For the rare
 //! constellations that some symmetry maps onto themselves, each completion is built as a full
 //! placement and checked against those symmetries, to know the size of its own class for the

@@ -157,7 +157,7 @@ impl Constellation {
 const UPSIDE_DOWN: usize = 5;
 
 /// One constellation of each symmetry class for `n`: the smallest of the class, turned
-/// [upside down](UPSIDE_DOWN), in increasing order of the smallest.
+/// upside down (see `UPSIDE_DOWN` in the source), in increasing order of the smallest.
 ///
 /// ```
 /// use nqueens::engine::tasks::constellations;
