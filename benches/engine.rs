@@ -105,7 +105,10 @@ fn main() {
         });
         let s = |d: Duration| format!("{:.3} s", d.as_secs_f64());
         let (plain_time, speedup) = match t_plain {
-            Some(t) => (s(t), format!("{:.2}x", t.as_secs_f64() / t_one.as_secs_f64())),
+            Some(t) => (
+                s(t),
+                format!("{:.2}x", t.as_secs_f64() / t_one.as_secs_f64()),
+            ),
             None => ("-".to_string(), "-".to_string()),
         };
         println!(
