@@ -10,6 +10,7 @@ use std::ops::AddAssign;
 
 pub mod backtrack;
 pub mod join;
+pub mod symmetric;
 
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
 ///
