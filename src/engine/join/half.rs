@@ -1,18 +1,24 @@
 //! The placements of one half-board, and the diagonals they share with the other half.
 //!
-//! The top half is rows `0..h`. The bottom half is rows `n-h..n`, searched upside down (its
-//! row `n-1` first), so one search serves both. Between them lies the middle row when `n` is
-//! odd; its queen is fixed by the task and only blocks squares.
+//! The top half is rows `0..h`. The bottom half is rows `n-h..n`, read upside down (its row
+//! `n-1` as row 0), so everything below serves both. Between them lies the middle row when `n`
+//! is odd; its queen is fixed by the task and only blocks squares.
 //!
-//! A top queen and a bottom queen can only meet on a diagonal that crosses the cut. Every such
-//! diagonal of one family meets the top half's last row, so it is named by where it crosses
-//! that row, and there are `width` of them per family (`n - 1` for even `n`, `n - 2` for odd
-//! `n`). A half-board is summed up by one word: the crossing diagonals it occupies, `width`
-//! bits per family, the family the other half must read first in the low bits. A top word `u`
-//! and a bottom word `v` make a solution exactly when `u & v == 0` (rows, columns and the
-//! diagonals inside each half are settled by the searches).
+//! **Words.** A top queen and a bottom queen can only meet on a diagonal that crosses the cut.
+//! There are `width` such diagonals per family (`n - 1` for even `n`, `n - 2` for odd `n`). A
+//! half-board is summed up by one word: the crossing diagonals it occupies, `width` bits per
+//! family, the family that the other half lists first in the low bits. A top word `u` and a
+//! bottom word `v` make a solution exactly when `u & v == 0`: rows and columns are settled by
+//! the task, the diagonals inside each half by the half's own construction.
+//!
+//! **Quarters.** Searching a half row by row, restricted to the task's columns, would spend
+//! eight nodes per placement on dead ends. Instead each half is put together from its left and
+//! right quarter (columns `0..h` and `h..n`): [`Quarters`] lists, once for all tasks, every
+//! placement of queens in a quarter, keyed by the rows and columns it uses. A half with columns
+//! `C` is then, for each choice of the rows that hold its left queens, a pair of list entries
+//! whose diagonals do not meet — at `n = 16`, 42% of the pairs tried are placements.
 
-/// The largest number of rows in a half (boards up to 33 fit the 64-bit words).
+/// The largest number of rows in a half.
 pub(super) const MAX_H: usize = 16;
 
 /// The geometry shared by both halves of an `n` board.
@@ -20,7 +26,7 @@ pub(super) const MAX_H: usize = 16;
 pub(super) struct Shape {
     /// Board size.
     pub n: usize,
-    /// Rows in each half.
+    /// Rows in each half, and columns in the left quarter.
     pub h: usize,
     /// 1 if a middle row separates the halves (odd `n`), else 0.
     pub gap: usize,
@@ -46,145 +52,287 @@ impl Shape {
 
     /// All columns.
     pub fn full(&self) -> u32 {
-        (((1u64) << self.n) - 1) as u32
+        ((1u64 << self.n) - 1) as u32
     }
 
-    /// For odd `n`, the squares in each half's rows attacked by the middle queen in column
-    /// `mid`, indexed by distance-ordered row (row `d` is `h - d` rows from the middle).
-    pub fn blocked(&self, mid: usize) -> [u32; MAX_H] {
-        let mut blocked = [0u32; MAX_H];
-        if self.gap == 1 {
-            for (d, b) in blocked.iter_mut().enumerate().take(self.h) {
-                let dist = self.h - d;
-                if mid + dist < self.n {
-                    *b |= 1 << (mid + dist);
-                }
-                if dist <= mid {
-                    *b |= 1 << (mid - dist);
-                }
-            }
+    /// The word of a half whose queens occupy the diagonals `sum` (bit `r + c`) and `diff`
+    /// (bit `c - r + n - 1`), in the half's own coordinates (row 0 farthest from the cut).
+    #[inline(always)]
+    fn word(&self, sum: u64, diff: u64, side: Side) -> u64 {
+        let mask = (1u64 << self.width) - 1;
+        // Diagonal `r + c` crosses the cut's near side at column `r + c - h - gap` of the
+        // other half's frame; `c - r` crosses at `c - r + h - 1`. Outside `0..width` a diagonal
+        // leaves the board before it reaches the other half.
+        let falling = (sum >> (self.h + self.gap)) & mask;
+        let rising = (diff >> (self.n - self.h)) & mask;
+        match side {
+            Side::Top => falling | rising << self.width,
+            Side::Bottom => rising | falling << self.width,
         }
-        blocked
     }
 }
 
-/// Which half a search enumerates; it decides the order of the two families in the word.
+/// Which half to build; it decides the order of the two families in the word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Side {
-    /// Rows `0..h`, searched downwards.
+    /// Rows `0..h`.
     Top,
-    /// Rows `n-h..n`, searched upwards.
+    /// Rows `n-h..n`, upside down.
     Bottom,
 }
 
-/// A depth-first search over the placements of one half using exactly the given columns.
-///
-/// The stack is explicit so that the search can stop after a batch and resume: the join keeps
-/// at most a bounded number of top words in memory at once.
-pub(super) struct HalfSearch {
-    h: usize,
-    side: Side,
-    /// Where a diagonal bit leaves the half's last row, plus the gap, in `right` coordinates.
-    right_skip: u32,
-    width: u32,
-    word_mask: u64,
-    blocked: [u32; MAX_H],
-    depth: usize,
-    done: bool,
-    /// Free squares of each row still to try.
-    avail: [u32; MAX_H],
-    /// Columns not yet used.
-    left: [u32; MAX_H],
-    /// Diagonals moving right as the rows go on: bit `c + k` for a queen `k` rows up.
-    /// Never truncated, so the bits past the board survive to be read as crossing diagonals.
-    up_right: [u64; MAX_H],
-    /// Diagonals moving left, offset by `h` so that they never go negative: bit `c - k + h`.
-    up_left: [u64; MAX_H],
+/// The diagonals of a queen in the middle row (odd `n`), in either half's coordinates: it
+/// sits in row `h` of both, as the bottom half is read upside down.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Middle {
+    sum: u64,
+    diff: u64,
 }
 
-impl HalfSearch {
-    pub fn new(shape: &Shape, cols: u32, blocked: &[u32; MAX_H], side: Side) -> HalfSearch {
-        let mut s = HalfSearch {
-            h: shape.h,
-            side,
-            right_skip: (shape.h + 1 + shape.gap) as u32,
-            width: shape.width as u32,
-            word_mask: (1u64 << shape.width) - 1,
-            blocked: *blocked,
-            depth: 0,
-            done: false,
-            avail: [0; MAX_H],
-            left: [0; MAX_H],
-            up_right: [0; MAX_H],
-            up_left: [0; MAX_H],
+impl Middle {
+    /// The middle queen in column `col` of an odd board; no queen for even `n`.
+    pub fn new(shape: &Shape, col: usize) -> Middle {
+        if shape.gap == 0 {
+            return Middle::default();
+        }
+        Middle {
+            sum: 1 << (shape.h + col),
+            diff: 1 << (col + shape.n - 1 - shape.h),
+        }
+    }
+}
+
+/// Numbers the pairs (rows, columns) with as many bits of each, densely, to index the lists.
+struct Keys {
+    /// Index of a mask among the masks with as many bits, in increasing order.
+    rank: Vec<u32>,
+    /// First key of the pairs with `k` bits each.
+    offset: Vec<u32>,
+    /// Column masks with `k` bits.
+    binom: Vec<u32>,
+}
+
+impl Keys {
+    fn new(rows: usize, cols: usize) -> Keys {
+        let wide = rows.max(cols);
+        let mut rank = vec![0u32; 1 << wide];
+        let mut seen = vec![0u32; wide + 1];
+        for (mask, r) in rank.iter_mut().enumerate() {
+            let k = mask.count_ones() as usize;
+            *r = seen[k];
+            seen[k] += 1;
+        }
+        let choose = |m: usize, k: usize| -> u32 {
+            (0..k).fold(1u64, |acc, i| acc * (m - i) as u64 / (i + 1) as u64) as u32
         };
-        s.left[0] = cols;
-        s.avail[0] = cols & !blocked[0];
-        s
-    }
-
-    /// The word of the placement whose last queen just went down, from its diagonal masks.
-    #[inline(always)]
-    fn word(&self, up_right: u64, up_left: u64) -> u64 {
-        // A queen `k` rows above the last row crosses it at `c + k` and `c - k`. The other half
-        // sees the `c - k` family shifted by the gap and one row more, which `right_skip`
-        // removes (and with it every diagonal that leaves the board before the cut).
-        let ahead = up_right & self.word_mask;
-        let behind = (up_left >> self.right_skip) & self.word_mask;
-        match self.side {
-            Side::Top => behind | ahead << self.width,
-            Side::Bottom => ahead | behind << self.width,
+        let binom: Vec<u32> = (0..=rows).map(|k| choose(cols, k)).collect();
+        let mut offset = Vec::with_capacity(rows + 2);
+        let mut keys = 0;
+        for (k, &b) in binom.iter().enumerate() {
+            offset.push(keys);
+            keys += choose(rows, k) * b;
+        }
+        offset.push(keys);
+        Keys {
+            rank,
+            offset,
+            binom,
         }
     }
 
-    /// Emits the words of up to `limit` more placements; returns `true` once all are emitted.
+    /// The number of keys.
+    fn len(&self) -> usize {
+        self.offset[self.offset.len() - 1] as usize
+    }
+
+    /// The key of a rows mask and a columns mask with equally many bits.
     #[inline(always)]
-    pub fn run(&mut self, limit: usize, mut emit: impl FnMut(u64)) -> bool {
-        if self.done {
-            return true;
+    fn key(&self, rows: u32, cols: u32) -> usize {
+        let k = rows.count_ones() as usize;
+        (self.offset[k] + self.rank[rows as usize] * self.binom[k] + self.rank[cols as usize])
+            as usize
+    }
+}
+
+/// Every placement of queens (zero or more, at most one per row and column, none attacking)
+/// in one quarter, grouped by the rows and columns it uses.
+struct QuarterList {
+    /// First column of the quarter.
+    lo: usize,
+    keys: Keys,
+    /// Entries of key `k`: `start[k]..start[k + 1]`.
+    start: Vec<u32>,
+    /// Occupied diagonals `(sum >> lo, diff >> diff_shift)`, 32 bits each.
+    items: Vec<[u32; 2]>,
+    /// The lowest `diff` diagonal a queen of this quarter can occupy.
+    diff_shift: usize,
+}
+
+impl QuarterList {
+    fn new(shape: &Shape, lo: usize, cols: usize) -> QuarterList {
+        let keys = Keys::new(shape.h, cols);
+        // Two passes over the same search: count the entries of each key, then place them.
+        let mut start = vec![0u32; keys.len() + 1];
+        quarter_search(shape, lo, cols, &mut |rows, used, _, _| {
+            start[keys.key(rows, used) + 1] += 1;
+        });
+        for k in 1..start.len() {
+            start[k] += start[k - 1];
         }
-        if self.h == 0 {
-            // The empty half: one placement, using no column.
-            self.done = true;
-            if self.left[0] == 0 {
-                emit(0);
+        let diff_shift = lo + shape.n - shape.h;
+        let mut items = vec![[0; 2]; start[keys.len()] as usize];
+        let mut next = start.clone();
+        quarter_search(shape, lo, cols, &mut |rows, used, sum, diff| {
+            let key = keys.key(rows, used);
+            items[next[key] as usize] = [(sum >> lo) as u32, (diff >> diff_shift) as u32];
+            next[key] += 1;
+        });
+        QuarterList {
+            lo,
+            keys,
+            start,
+            items,
+            diff_shift,
+        }
+    }
+
+    /// The placements using exactly `rows` and the quarter's columns `cols` (relative).
+    #[inline(always)]
+    fn get(&self, rows: u32, cols: u32) -> &[[u32; 2]] {
+        let key = self.keys.key(rows, cols);
+        &self.items[self.start[key] as usize..self.start[key + 1] as usize]
+    }
+
+    /// The absolute diagonal masks of an entry.
+    #[inline(always)]
+    fn diagonals(&self, item: [u32; 2]) -> (u64, u64) {
+        (
+            u64::from(item[0]) << self.lo,
+            u64::from(item[1]) << self.diff_shift,
+        )
+    }
+
+    fn bytes(&self) -> usize {
+        self.items.len() * 8 + self.start.len() * 4 + self.keys.rank.len() * 4
+    }
+}
+
+/// Calls `visit(rows, cols, sum, diff)` for every placement in the quarter of columns
+/// `lo..lo + cols` and rows `0..h`: the rows and (relative) columns it uses and its diagonals.
+fn quarter_search(
+    shape: &Shape,
+    lo: usize,
+    cols: usize,
+    visit: &mut impl FnMut(u32, u32, u64, u64),
+) {
+    fn go(
+        shape: &Shape,
+        lo: usize,
+        cols: usize,
+        row: usize,
+        used: (u32, u32, u64, u64),
+        visit: &mut impl FnMut(u32, u32, u64, u64),
+    ) {
+        if row == shape.h {
+            visit(used.0, used.1, used.2, used.3);
+            return;
+        }
+        // The row may stay empty: its queen is in the other quarter.
+        go(shape, lo, cols, row + 1, used, visit);
+        for c in 0..cols {
+            let (sum, diff) = (1u64 << (row + lo + c), 1u64 << (lo + c + shape.n - 1 - row));
+            if used.1 & 1 << c == 0 && used.2 & sum == 0 && used.3 & diff == 0 {
+                let next = (used.0 | 1 << row, used.1 | 1 << c, used.2 | sum, used.3 | diff);
+                go(shape, lo, cols, row + 1, next, visit);
             }
-            return true;
         }
-        let shift = self.h as u32;
-        let mut emitted = 0;
-        loop {
-            let d = self.depth;
-            let avail = self.avail[d];
-            if avail == 0 {
-                if d == 0 {
-                    self.done = true;
-                    return true;
-                }
-                self.depth = d - 1;
+    }
+    go(shape, lo, cols, 0, (0, 0, 0, 0), visit);
+}
+
+/// The quarter lists of both sides, shared by all tasks of a board.
+pub(super) struct Quarters {
+    shape: Shape,
+    left: QuarterList,
+    right: QuarterList,
+}
+
+impl Quarters {
+    pub fn new(shape: &Shape) -> Quarters {
+        Quarters {
+            shape: *shape,
+            left: QuarterList::new(shape, 0, shape.h),
+            right: QuarterList::new(shape, shape.h, shape.n - shape.h),
+        }
+    }
+
+    /// Bytes held by the lists.
+    pub fn bytes(&self) -> usize {
+        self.left.bytes() + self.right.bytes()
+    }
+
+    /// Calls `emit` with the word of every placement of a half that uses exactly the columns
+    /// `cols` and avoids the middle queen.
+    #[inline(always)]
+    pub fn for_each_half(&self, cols: u32, middle: Middle, side: Side, mut emit: impl FnMut(u64)) {
+        let h = self.shape.h;
+        let all_rows = (1u32 << h) - 1;
+        let left_cols = cols & all_rows;
+        let right_cols = cols >> h;
+        let k = left_cols.count_ones() as usize;
+        for rows in Combinations::new(h, k) {
+            let lefts = self.left.get(rows, left_cols);
+            if lefts.is_empty() {
                 continue;
             }
-            let bit = avail & avail.wrapping_neg();
-            self.avail[d] = avail ^ bit;
-            let right = self.up_right[d] | u64::from(bit);
-            let left = self.up_left[d] | u64::from(bit) << shift;
-            if d + 1 == self.h {
-                emit(self.word(right, left));
-                emitted += 1;
-                if emitted == limit {
-                    return false;
+            let rights = self.right.get(all_rows ^ rows, right_cols);
+            for &l in lefts {
+                let (ls, ld) = self.left.diagonals(l);
+                if ls & middle.sum != 0 || ld & middle.diff != 0 {
+                    continue;
                 }
-                continue;
+                // The middle queen joins the left quarter for the test, not for the word.
+                let (ts, td) = (ls | middle.sum, ld | middle.diff);
+                for &r in rights {
+                    let (rs, rd) = self.right.diagonals(r);
+                    if ts & rs == 0 && td & rd == 0 {
+                        emit(self.shape.word(ls | rs, ld | rd, side));
+                    }
+                }
             }
-            let (right, left) = (right << 1, left >> 1);
-            let free = self.left[d] ^ bit;
-            self.up_right[d + 1] = right;
-            self.up_left[d + 1] = left;
-            self.left[d + 1] = free;
-            // Truncating to u32 is safe: `free` has no bit at or above n.
-            self.avail[d + 1] =
-                free & !(right as u32 | (left >> shift) as u32 | self.blocked[d + 1]);
-            self.depth = d + 1;
         }
+    }
+}
+
+/// The `k`-element subsets of `0..n` as bitmasks, in increasing order.
+pub(super) struct Combinations {
+    next: Option<u32>,
+    end: u64,
+}
+
+impl Combinations {
+    pub fn new(n: usize, k: usize) -> Combinations {
+        Combinations {
+            next: Some(((1u64 << k) - 1) as u32),
+            end: 1u64 << n,
+        }
+    }
+}
+
+impl Iterator for Combinations {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        let x = self.next?;
+        // Gosper's hack: the next larger number with as many set bits.
+        self.next = if x == 0 {
+            None
+        } else {
+            let x = u64::from(x);
+            let low = x & x.wrapping_neg();
+            let ripple = x + low;
+            let y = (((ripple ^ x) >> 2) / low) | ripple;
+            (y < self.end).then_some(y as u32)
+        };
+        Some(x)
     }
 }

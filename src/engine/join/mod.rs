@@ -31,9 +31,11 @@
 //! per chunk, so a thread never needs more than about 15 MB ([`JoinTasks::memory_bytes`]).
 
 mod half;
-mod sieve;
+pub mod sieve;
 
-use half::{HalfSearch, Shape, Side, MAX_H};
+use std::sync::OnceLock;
+
+use half::{Combinations, Middle, Quarters, Shape, Side, MAX_H};
 use sieve::Sieve;
 
 use super::symmetric::{self, Turn};
@@ -82,6 +84,8 @@ impl MainTask {
 pub struct JoinTasks {
     shape: Shape,
     main: Vec<MainTask>,
+    /// Built by the first task that needs them, then shared.
+    quarters: OnceLock<Quarters>,
 }
 
 impl JoinTasks {
@@ -109,49 +113,57 @@ impl JoinTasks {
                 }
             }
         }
-        Ok(JoinTasks { shape, main })
+        Ok(JoinTasks {
+            shape,
+            main,
+            quarters: OnceLock::new(),
+        })
     }
 
     /// Counts the solutions of main task `t`, before its weight.
     fn count_main(&self, t: MainTask) -> u64 {
+        let quarters = self.quarters.get_or_init(|| Quarters::new(&self.shape));
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has just been checked for the features the function enables.
-            return unsafe { count_main_avx2(&self.shape, t) };
+            return unsafe { count_main_avx2(quarters, &self.shape, t) };
         }
-        count_main_portable(&self.shape, t)
+        count_main_portable(quarters, &self.shape, t)
     }
 }
 
 /// The main-task count compiled for AVX2, so that the sieve's lanes become one register.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn count_main_avx2(shape: &Shape, t: MainTask) -> u64 {
-    count_main_portable(shape, t)
+unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
+    count_main_portable(quarters, shape, t)
 }
 
-/// The main-task count: search the top half into a sieve, then query it with the bottom half.
+/// The main-task count: the top half's words go into a sieve, the bottom half's query it.
 #[inline(always)]
-fn count_main_portable(shape: &Shape, t: MainTask) -> u64 {
-    let top_cols = t.cols();
+fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
     let taken = if shape.gap == 1 { 1 << t.mid() } else { 0 };
-    let bottom_cols = shape.full() & !top_cols & !taken;
-    let blocked = shape.blocked(t.mid());
-    let mut top = HalfSearch::new(shape, top_cols, &blocked, Side::Top);
+    let bottom_cols = shape.full() & !t.cols() & !taken;
+    let middle = Middle::new(shape, t.mid());
+    let join = |words: &[u64]| {
+        let sieve = Sieve::build(words, shape.bits());
+        let mut found = 0;
+        quarters.for_each_half(bottom_cols, middle, Side::Bottom, |v| found += sieve.count(v));
+        found
+    };
     let mut words = Vec::new();
     let mut total = 0;
-    loop {
-        words.clear();
-        let finished = top.run(CHUNK, |u| words.push(u));
-        if !words.is_empty() {
-            let sieve = Sieve::build(&words, shape.bits());
-            let mut bottom = HalfSearch::new(shape, bottom_cols, &blocked, Side::Bottom);
-            bottom.run(usize::MAX, |v| total += sieve.count(v));
+    quarters.for_each_half(t.cols(), middle, Side::Top, |u| {
+        words.push(u);
+        if words.len() == CHUNK {
+            total += join(&words);
+            words.clear();
         }
-        if finished {
-            return total;
-        }
+    });
+    if !words.is_empty() {
+        total += join(&words);
     }
+    total
 }
 
 /// The weight of task `(cols, mid)` if it is the smallest of its symmetry family, else `None`.
@@ -182,39 +194,6 @@ fn family_weight(shape: &Shape, cols: u32, mid: usize) -> Option<u32> {
     let mut distinct = family.to_vec();
     distinct.dedup();
     Some(distinct.len() as u32)
-}
-
-/// The `k`-element subsets of `0..n` as bitmasks, in increasing order.
-struct Combinations {
-    next: Option<u32>,
-    end: u64,
-}
-
-impl Combinations {
-    fn new(n: usize, k: usize) -> Combinations {
-        Combinations {
-            next: Some(((1u64 << k) - 1) as u32),
-            end: 1u64 << n,
-        }
-    }
-}
-
-impl Iterator for Combinations {
-    type Item = u32;
-    fn next(&mut self) -> Option<u32> {
-        let x = self.next?;
-        // Gosper's hack: the next larger number with as many set bits.
-        self.next = if x == 0 {
-            None
-        } else {
-            let x = u64::from(x);
-            let low = x & x.wrapping_neg();
-            let ripple = x + low;
-            let y = (((ripple ^ x) >> 2) / low) | ripple;
-            (y < self.end).then_some(y as u32)
-        };
-        Some(x)
-    }
 }
 
 impl TaskSet for JoinTasks {

@@ -19,6 +19,7 @@ const GROUP: usize = 64 * LANES;
 pub(super) const MAX_CUT: usize = 8;
 
 /// The stored top words of one task, bucketed and bit-sliced.
+pub static STATS: [std::sync::atomic::AtomicU64; 6] = [const { std::sync::atomic::AtomicU64::new(0) }; 6];
 pub(super) struct Sieve {
     /// Rows per group: one validity row, then one per bit position.
     stride: usize,
@@ -60,6 +61,8 @@ impl Sieve {
             *c = j as u32;
             cut_mask |= 1 << j;
         }
+        STATS[4].fetch_add(words.len() as u64, std::sync::atomic::Ordering::Relaxed);
+        STATS[5].fetch_add(k as u64, std::sync::atomic::Ordering::Relaxed);
         let mut s = Sieve {
             stride: bits + 1,
             cut,
@@ -124,6 +127,8 @@ impl Sieve {
             rest &= rest - 1;
         }
         let set = &set[..len];
+        STATS[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        STATS[1].fetch_add(len as u64, std::sync::atomic::Ordering::Relaxed);
         let mut total = 0;
         // Every sub-mask of `free`, from `free` down to 0: the buckets the query can meet.
         let mut b = free;
@@ -132,6 +137,7 @@ impl Sieve {
             for group in self.rows[groups.start * self.stride..groups.end * self.stride]
                 .chunks_exact(self.stride)
             {
+                STATS[2].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let mut acc = group[0];
                 for &j in set {
                     let row = group[j as usize];
@@ -141,6 +147,7 @@ impl Sieve {
                 }
                 total += acc.iter().map(|x| u64::from(x.count_ones())).sum::<u64>();
             }
+            STATS[3].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             if b == 0 {
                 break;
             }
