@@ -16,8 +16,4 @@ fn main() {
         rayon::current_num_threads(),
         start.elapsed().as_secs_f64()
     );
-    let st: Vec<u64> = nqueens::engine::join::sieve::STATS.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect();
-    println!("queries {} setbits {} groups {} buckets {} words {} ksum {}", st[0], st[1], st[2], st[3], st[4], st[5]);
 }
-#[allow(dead_code)]
-fn stats() {}

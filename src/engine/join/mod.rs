@@ -31,7 +31,7 @@
 //! per chunk, so a thread never needs more than about 15 MB ([`JoinTasks::memory_bytes`]).
 
 mod half;
-pub mod sieve;
+mod sieve;
 
 use std::sync::OnceLock;
 
@@ -145,25 +145,36 @@ fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
     let taken = if shape.gap == 1 { 1 << t.mid() } else { 0 };
     let bottom_cols = shape.full() & !t.cols() & !taken;
     let middle = Middle::new(shape, t.mid());
-    let join = |words: &[u64]| {
-        let sieve = Sieve::build(words, shape.bits());
-        let mut found = 0;
-        quarters.for_each_half(bottom_cols, middle, Side::Bottom, |v| found += sieve.count(v));
-        found
-    };
     let mut words = Vec::new();
     let mut total = 0;
     quarters.for_each_half(t.cols(), middle, Side::Top, |u| {
         words.push(u);
         if words.len() == CHUNK {
-            total += join(&words);
+            total += join(quarters, shape, bottom_cols, middle, &words);
             words.clear();
         }
     });
     if !words.is_empty() {
-        total += join(&words);
+        total += join(quarters, shape, bottom_cols, middle, &words);
     }
     total
+}
+
+/// Counts the pairs of a top word from `words` and a bottom word with `bottom_cols` whose
+/// diagonals do not meet.
+#[inline(always)]
+fn join(quarters: &Quarters, shape: &Shape, bottom_cols: u32, middle: Middle, words: &[u64]) -> u64 {
+    let sieve = Sieve::build(words, shape.bits());
+    let mut found = 0;
+    // Inlined, the closure is compiled with the caller's target features (AVX2).
+    quarters.for_each_half(
+        bottom_cols,
+        middle,
+        Side::Bottom,
+        #[inline(always)]
+        |v| found += sieve.count(v),
+    );
+    found
 }
 
 /// The weight of task `(cols, mid)` if it is the smallest of its symmetry family, else `None`.
