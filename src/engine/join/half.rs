@@ -211,10 +211,6 @@ impl QuarterList {
             u64::from(item[1]) << self.diff_shift,
         )
     }
-
-    fn bytes(&self) -> usize {
-        self.items.len() * 8 + self.start.len() * 4 + self.keys.rank.len() * 4
-    }
 }
 
 /// Calls `visit(rows, cols, sum, diff)` for every placement in the quarter of columns
@@ -266,9 +262,39 @@ impl Quarters {
         }
     }
 
-    /// Bytes held by the lists.
-    pub fn bytes(&self) -> usize {
-        self.left.bytes() + self.right.bytes()
+    /// Bytes the lists of an `n` board occupy: 8 per placement, plus the key tables.
+    pub fn bytes(shape: &Shape) -> u64 {
+        // Placements in the left and right quarters, counted once by this module's search:
+        // they grow about 8-fold per two rows. The last entry is extrapolated.
+        const PLACEMENTS: [u64; 25] = [
+            0,
+            2,
+            4,
+            5,
+            10,
+            14,
+            36,
+            55,
+            174,
+            272,
+            924,
+            1_501,
+            5_270,
+            8_970,
+            33_740,
+            59_677,
+            237_938,
+            435_364,
+            1_830_884,
+            3_440_441,
+            15_070_738,
+            29_172_484,
+            133_614_468,
+            265_577_541,
+            1_200_000_000,
+        ];
+        let keys = (0..shape.h).fold(1u64, |acc, i| acc * (shape.n - i) as u64 / (i + 1) as u64);
+        PLACEMENTS[shape.n] * 8 + 2 * (keys + 1) * 4 + (4 << shape.h.max(shape.n - shape.h))
     }
 
     /// Calls `emit` with the word of every placement of a half that uses exactly the columns

@@ -250,13 +250,13 @@ impl TaskSet for JoinTasks {
             unique8: u128::from(unique8),
         }
     }
-    /// An upper bound: each thread holds at most one task's top words and their sieve, and a
-    /// task has at most `min(h!, CHUNK)` top words (`h!` ways to put `h` queens in `h` columns).
+    /// The quarter lists (shared), plus for each thread one task's top words and their sieve:
+    /// at most `min(h!, CHUNK)` words (`h!` ways to put `h` queens in `h` columns).
     fn memory_bytes(&self, threads: usize) -> u64 {
         let h = self.shape.h as u64;
         let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < CHUNK as u64));
         let words = words.unwrap_or(CHUNK as u64);
-        threads as u64 * Sieve::bytes(words, self.shape.bits())
+        Quarters::bytes(&self.shape) + threads as u64 * Sieve::bytes(words, self.shape.bits())
     }
 }
 
