@@ -42,16 +42,18 @@ impl Sieve {
 
     /// Stores `words`, each using only the low `bits` bits.
     pub fn build(words: &[u64], bits: usize) -> Sieve {
-        let mut freq = [0u32; 64];
-        for &w in words {
-            let mut x = w;
-            while x != 0 {
-                freq[x.trailing_zeros() as usize] += 1;
-                x &= x - 1;
-            }
-        }
         // One bucket per ~4 groups keeps the partly filled last group of each bucket cheap.
         let k = (words.len() / (4 * GROUP)).max(1).ilog2().min(MAX_CUT as u32) as usize;
+        let mut freq = [0u32; 64];
+        if k > 0 {
+            for &w in words {
+                let mut x = w;
+                while x != 0 {
+                    freq[x.trailing_zeros() as usize] += 1;
+                    x &= x - 1;
+                }
+            }
+        }
         let mut order: Vec<usize> = (0..bits).collect();
         order.sort_by_key(|&j| std::cmp::Reverse(freq[j]));
         let mut cut = [0u32; MAX_CUT];
@@ -145,7 +147,8 @@ impl Sieve {
             rest &= rest - 1;
         }
         let set = &set[..len];
-        let mut total = 0;
+        // Per-lane counts, summed once at the end: no horizontal add per group.
+        let mut total = [0u64; LANES];
         // Every sub-mask of `free`, from `free` down to 0: the buckets the query can meet.
         let mut b = free;
         loop {
@@ -162,14 +165,16 @@ impl Sieve {
                         acc[l] &= row[l];
                     }
                 }
-                total += acc.iter().map(|x| u64::from(x.count_ones())).sum::<u64>();
+                for l in 0..LANES {
+                    total[l] += u64::from(acc[l].count_ones());
+                }
             }
             if b == 0 {
                 break;
             }
             b = (b - 1) & free;
         }
-        total
+        total.iter().sum()
     }
 }
 
