@@ -26,6 +26,8 @@ pub(super) struct Sieve {
     cut: [u32; MAX_CUT],
     k: usize,
     cut_mask: u64,
+    /// The bits set in some stored word.
+    present: u64,
     /// Group range of bucket `s`: `start[s]..start[s + 1]`.
     start: Vec<u32>,
     /// `stride` rows per group, each row one bit per word of the group.
@@ -67,6 +69,7 @@ impl Sieve {
             cut,
             k,
             cut_mask,
+            present: words.iter().fold(0, |acc, &w| acc | w),
             start: Vec::new(),
             rows: Vec::new(),
         };
@@ -138,9 +141,11 @@ impl Sieve {
     #[inline(always)]
     pub fn count(&self, query: u64) -> u64 {
         let free = !self.bucket(query) & ((1 << self.k) - 1);
+        // A bit no stored word has cannot clash: its row is all ones, skip it.
+        let query = query & !self.cut_mask & self.present;
         let mut set = [0u8; 64];
         let mut len = 0;
-        let mut rest = query & !self.cut_mask;
+        let mut rest = query;
         while rest != 0 {
             set[len] = rest.trailing_zeros() as u8 + 1;
             len += 1;
