@@ -1,24 +1,33 @@
 //! Min-conflicts local search: a different random solution for each seed, for millions of queens.
 //!
 //! The board is a permutation (one queen per row and per column), so only diagonals can clash.
-//! Two arrays count the queens on each `\` and each `/` diagonal; with them the change in the
-//! number of attacking pairs caused by swapping the columns of two rows costs a few look-ups,
-//! whatever `n` is. This is the QS4 scheme of Sosic and Gu (1994), who solved 3,000,000 queens
-//! in under a minute:
+//! Knowing how many queens stand on each `\\` and each `/` diagonal, the change in the number of
+//! attacking pairs caused by swapping the columns of two rows costs a few look-ups, whatever
+//! `n` is. This is the QS4 scheme of Sosic and Gu (1994), who solved 3,000,000 queens in under
+//! a minute:
 //!
-//! 1. **Greedy start.** Row by row, try random columns among those not used yet and keep the
-//!    first one whose two diagonals are empty. Nearly every row succeeds; only a few dozen rows
-//!    at the very end, where little choice is left, are placed with conflicts.
+//! 1. **Greedy start.** Shuffle the columns, then fill the rows in order, each with the first
+//!    column still unused whose two diagonals are empty. Nearly every row succeeds; only a few
+//!    dozen rows at the very end, where little choice is left, are placed with conflicts.
 //! 2. **Repair.** While some queen is attacked, swap it with a random row if that lowers the
 //!    number of attacking pairs. Only the few queens from the end of step 1 (and those they
 //!    disturb) are ever looked at, so this costs almost nothing for large `n`.
 //! 3. **Restart.** Small boards can reach a state that no swap improves; after
-//!    [`STUCK_TRIES`] fruitless tries in a row the search starts again from step 1, with the
+//!    `20 n` (at most 100,000) tries without progress the search starts again from step 1, with the
 //!    same random stream going on, so it never loops forever and stays reproducible.
+//!
+//! Memory decides the speed for large `n`, because every look-up lands at a random place.
+//! Since almost every diagonal holds at most one queen, the counts are a bit per diagonal (a
+//! tenth of a byte per queen, which stays in cache far longer than a counter array would), plus
+//! a small map for the few diagonals with more. Step 1 reads the shuffled columns in order
+//! instead of picking random ones, so the column array is walked, not jumped through. In all,
+//! about 4.5 bytes per queen.
 //!
 //! Random numbers come only from `ChaCha8Rng::seed_from_u64(seed)`, whose stream `rand_chacha`
 //! keeps fixed, turned into ranges by this module's own arithmetic: the same `n` and seed give
 //! the same solution on every machine and with every version of `rand`.
+
+use std::collections::BTreeMap;
 
 use rand::RngCore;
 use rand::SeedableRng;
@@ -26,26 +35,19 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::Placement;
 
-/// The largest `n` accepted: columns are `u32`, and the search needs 12 bytes per queen.
-pub const MAX_N: usize = 1_000_000_000;
+/// The largest `n` accepted: columns are `u32` (and the search needs about 4.5 bytes per queen).
+pub const MAX_N: usize = u32::MAX as usize;
 
-/// Random tries per row during the greedy start before the row is placed with a conflict.
-const START_TRIES: u32 = 64;
+/// Columns tried per row during the greedy start before the row is placed with a conflict.
+const START_TRIES: usize = 64;
 
-/// Fruitless repair tries in a row after which the search restarts. For large `n` about one try
-/// in sixteen improves (both new squares of a swap must be on empty diagonals), so reaching
-/// this by chance is impossible in practice; on small boards it means a true dead end.
-pub const STUCK_TRIES: u32 = 20_000;
-
-/// Rows the greedy start may place with a conflict before the attempt is abandoned. Bounding it
-/// bounds every diagonal count (below 2^16, see [`Count`]) and keeps the repair short.
-const MAX_CONFLICTED: usize = 1000;
-
-/// Queens on one diagonal. After a greedy start a diagonal holds at most `1 + MAX_CONFLICTED`
-/// queens and fewer than `2 * (MAX_CONFLICTED + 1)^2` attacking pairs exist in all; repair swaps
-/// only lower that number, and a diagonal with `k` queens alone makes `k(k-1)/2` pairs, so `k`
-/// stays below 2100: `u16` is enough and halves the memory of `u32`.
-type Count = u16;
+/// Repair tries in a row without progress after which the search restarts: `20 n`, between
+/// 100 and 100,000. For large `n` about one try in sixteen makes progress (both new squares of
+/// a swap must be on empty diagonals), so reaching this by chance is impossible in practice; on
+/// small boards it means a true dead end, better left quickly.
+fn stuck_tries(n: usize) -> u32 {
+    (20 * n).clamp(100, 100_000) as u32
+}
 
 /// What one search did, for the curious.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,12 +89,70 @@ pub fn min_conflicts_stats(n: usize, seed: u64) -> Option<(Placement, Stats)> {
     let mut board = Board::new(n, seed);
     let mut stats = Stats::default();
     loop {
-        let conflicted = board.greedy_start();
+        let (conflicted, pairs) = board.greedy_start();
         stats.conflicted = conflicted.len() as u64;
-        if conflicted.len() <= MAX_CONFLICTED && board.repair(conflicted, &mut stats) {
+        if board.repair(conflicted, pairs, &mut stats) {
             return Some((Placement::new(board.cols), stats));
         }
         stats.restarts += 1;
+    }
+}
+
+/// How many queens stand on each diagonal of one direction.
+///
+/// A bit per diagonal says "at least one"; `extra` holds the queens beyond the first, only for
+/// the few diagonals that have them.
+struct Diagonals {
+    bits: Vec<u64>,
+    extra: BTreeMap<usize, u32>,
+}
+
+impl Diagonals {
+    /// Empty diagonals `0..len`.
+    fn new(len: usize) -> Self {
+        Diagonals {
+            bits: vec![0; len.div_ceil(64)],
+            extra: BTreeMap::new(),
+        }
+    }
+
+    #[inline]
+    fn is_empty(&self, d: usize) -> bool {
+        self.bits[d / 64] & (1 << (d % 64)) == 0
+    }
+
+    #[inline]
+    fn count(&self, d: usize) -> u32 {
+        if self.is_empty(d) {
+            0
+        } else {
+            1 + self.extra.get(&d).copied().unwrap_or(0)
+        }
+    }
+
+    /// Adds a queen on `d`; returns how many were there before.
+    #[inline]
+    fn add(&mut self, d: usize) -> u32 {
+        if self.is_empty(d) {
+            self.bits[d / 64] |= 1 << (d % 64);
+            0
+        } else {
+            let extra = self.extra.entry(d).or_insert(0);
+            *extra += 1;
+            *extra
+        }
+    }
+
+    /// Takes a queen off `d`, which has one.
+    #[inline]
+    fn remove(&mut self, d: usize) {
+        match self.extra.get_mut(&d) {
+            Some(1) => {
+                self.extra.remove(&d);
+            }
+            Some(extra) => *extra -= 1,
+            None => self.bits[d / 64] &= !(1 << (d % 64)),
+        }
     }
 }
 
@@ -101,12 +161,10 @@ struct Board {
     n: usize,
     /// `cols[row]`: the queen's column.
     cols: Vec<u32>,
-    /// Queens per `\` diagonal, indexed by `row + n - 1 - col`.
-    down: Vec<Count>,
-    /// Queens per `/` diagonal, indexed by `row + col`.
-    up: Vec<Count>,
-    /// Attacking pairs: the sum over diagonals of `k(k-1)/2` for `k` queens.
-    pairs: u64,
+    /// `\\` diagonals, indexed by `row + n - 1 - col`.
+    down: Diagonals,
+    /// `/` diagonals, indexed by `row + col`.
+    up: Diagonals,
     rng: ChaCha8Rng,
 }
 
@@ -115,9 +173,8 @@ impl Board {
         Board {
             n,
             cols: Vec::new(),
-            down: Vec::new(),
-            up: Vec::new(),
-            pairs: 0,
+            down: Diagonals::new(0),
+            up: Diagonals::new(0),
             rng: ChaCha8Rng::seed_from_u64(seed),
         }
     }
@@ -140,52 +197,71 @@ impl Board {
         row + col as usize
     }
 
-    /// Step 1: a fresh permutation placed row by row, diagonal-free wherever a few random tries
-    /// find a free square. Returns the rows placed with a conflict.
-    fn greedy_start(&mut self) -> Vec<u32> {
+    /// Puts the queen of `row` on the diagonals of its column; returns the pairs it makes.
+    #[inline]
+    fn place(&mut self, row: usize) -> u64 {
+        let col = self.cols[row];
+        let d = self.down_index(row, col);
+        u64::from(self.down.add(d)) + u64::from(self.up.add(Self::up_index(row, col)))
+    }
+
+    /// Takes the queen of `row` off the diagonals.
+    #[inline]
+    fn lift(&mut self, row: usize) {
+        let col = self.cols[row];
+        let d = self.down_index(row, col);
+        self.down.remove(d);
+        self.up.remove(Self::up_index(row, col));
+    }
+
+    /// Step 1: a shuffled permutation, then each row takes the first unused column (in
+    /// shuffled order, at most [`START_TRIES`] of them) that is free of attack. Returns the rows
+    /// placed with a conflict and the number of attacking pairs.
+    fn greedy_start(&mut self) -> (Vec<u32>, u64) {
         let n = self.n;
         self.cols.clear();
         self.cols.extend(0..n as u32);
-        self.down.clear();
-        self.down.resize(2 * n - 1, 0);
-        self.up.clear();
-        self.up.resize(2 * n - 1, 0);
-        self.pairs = 0;
+        for i in 0..n {
+            let j = i + self.below(n - i);
+            self.cols.swap(i, j);
+        }
+        self.down = Diagonals::new(2 * n - 1);
+        self.up = Diagonals::new(2 * n - 1);
+        let mut pairs = 0;
         let mut conflicted = Vec::new();
+        // `cols[row..]` are the unused columns. A cursor goes round them, so a rejected column
+        // is tried again only after all the others: re-trying the same hard ones first would
+        // waste the tries of every row.
+        let mut cursor = 0;
         for row in 0..n {
-            // `cols[row..]` holds the columns still free: pick among them.
-            let mut pick = None;
-            for _ in 0..START_TRIES {
-                let j = row + self.below(n - row);
-                let col = self.cols[j];
-                if self.down[self.down_index(row, col)] == 0
-                    && self.up[Self::up_index(row, col)] == 0
+            let mut free = None;
+            for _ in 0..START_TRIES.min(n - row) {
+                if cursor < row || cursor >= n {
+                    cursor = row;
+                }
+                let col = self.cols[cursor];
+                if self.down.is_empty(self.down_index(row, col))
+                    && self.up.is_empty(Self::up_index(row, col))
                 {
-                    pick = Some(j);
+                    free = Some(cursor);
                     break;
                 }
+                cursor += 1;
             }
-            let j = pick.unwrap_or_else(|| {
-                conflicted.push(row as u32);
-                row + self.below(n - row)
-            });
-            self.cols.swap(row, j);
-            let col = self.cols[row];
-            let (d, u) = (self.down_index(row, col), Self::up_index(row, col));
-            self.pairs += u64::from(self.down[d]) + u64::from(self.up[u]);
-            self.down[d] += 1;
-            self.up[u] += 1;
-            if conflicted.len() > MAX_CONFLICTED {
-                break;
+            match free {
+                Some(k) => self.cols.swap(row, k),
+                None => conflicted.push(row as u32),
             }
+            pairs += self.place(row);
         }
-        conflicted
+        (conflicted, pairs)
     }
 
     #[inline]
     fn attacked(&self, row: usize) -> bool {
         let col = self.cols[row];
-        self.down[self.down_index(row, col)] > 1 || self.up[Self::up_index(row, col)] > 1
+        self.down.count(self.down_index(row, col)) > 1
+            || self.up.count(Self::up_index(row, col)) > 1
     }
 
     /// The change in attacking pairs if rows `i` and `j` (different) swap columns.
@@ -199,7 +275,7 @@ impl Board {
     #[inline]
     fn swap_delta(&self, i: usize, j: usize) -> i64 {
         let (a, b) = (self.cols[i], self.cols[j]);
-        let count = |d: &[Count], k: usize| i64::from(d[k]);
+        let count = |d: &Diagonals, k: usize| i64::from(d.count(k));
         let old = count(&self.down, self.down_index(i, a))
             + count(&self.up, Self::up_index(i, a))
             + count(&self.down, self.down_index(j, b))
@@ -212,33 +288,28 @@ impl Board {
         new - old + 4 + if shared { 2 } else { 0 }
     }
 
-    fn swap(&mut self, i: usize, j: usize, delta: i64) {
-        for row in [i, j] {
-            let col = self.cols[row];
-            let (d, u) = (self.down_index(row, col), Self::up_index(row, col));
-            self.down[d] -= 1;
-            self.up[u] -= 1;
-        }
+    /// Swaps the columns of rows `i` and `j`, keeping the counts right.
+    fn swap(&mut self, i: usize, j: usize) {
+        self.lift(i);
+        self.lift(j);
         self.cols.swap(i, j);
-        for row in [i, j] {
-            let col = self.cols[row];
-            let (d, u) = (self.down_index(row, col), Self::up_index(row, col));
-            self.down[d] += 1;
-            self.up[u] += 1;
-        }
-        self.pairs = self.pairs.wrapping_add_signed(delta);
+        self.place(i);
+        self.place(j);
     }
 
-    /// Step 2: improving swaps until no queen is attacked (`true`), or [`STUCK_TRIES`] tries in
-    /// a row improve nothing (`false`).
+    /// Step 2: improving swaps from a board with `pairs` attacking pairs until no queen is
+    /// attacked (`true`), or too many tries in a row make no progress (`false`). Swaps that
+    /// leave the number of pairs unchanged are made too: they let the search walk across
+    /// plateaus that strict improvement would call dead ends.
     ///
     /// `suspects` always holds at least one queen of every attacking pair: at the start, the
     /// later-placed queen of each pair was placed with a conflict; afterwards, a swap creates
     /// pairs only around the two queens it moves, and both are kept in the list when attacked.
-    fn repair(&mut self, mut suspects: Vec<u32>, stats: &mut Stats) -> bool {
+    fn repair(&mut self, mut suspects: Vec<u32>, mut pairs: u64, stats: &mut Stats) -> bool {
         let mut next = 0;
         let mut fruitless = 0;
-        while self.pairs > 0 {
+        let stuck = stuck_tries(self.n);
+        while pairs > 0 {
             if next >= suspects.len() {
                 next = 0;
             }
@@ -249,17 +320,20 @@ impl Board {
             }
             let j = self.below(self.n);
             stats.tries += 1;
-            let delta = if j == i { 0 } else { self.swap_delta(i, j) };
-            if delta < 0 {
-                self.swap(i, j, delta);
+            let delta = if j == i { 1 } else { self.swap_delta(i, j) };
+            if delta <= 0 {
+                self.swap(i, j);
+                pairs = pairs.wrapping_add_signed(delta);
                 stats.swaps += 1;
-                fruitless = 0;
                 if self.attacked(j) {
                     suspects.push(j as u32);
                 }
+            }
+            if delta < 0 {
+                fruitless = 0;
             } else {
                 fruitless += 1;
-                if fruitless >= STUCK_TRIES {
+                if fruitless >= stuck {
                     return false;
                 }
             }
@@ -286,43 +360,52 @@ mod tests {
         pairs
     }
 
+    /// The number of attacking pairs from the board's diagonal counts.
+    fn pairs_from_counts(board: &Board) -> u64 {
+        let pairs = |d: &Diagonals| {
+            (0..2 * board.n - 1)
+                .map(|k| u64::from(d.count(k)))
+                .map(|c| c * c.saturating_sub(1) / 2)
+                .sum::<u64>()
+        };
+        pairs(&board.down) + pairs(&board.up)
+    }
+
     #[test]
-    fn swap_delta_matches_recounting() {
+    fn swap_delta_and_swap_match_recounting() {
         for n in [5usize, 9, 16] {
             for seed in 0..20 {
                 let mut board = Board::new(n, seed);
-                board.greedy_start();
                 // A random permutation with many conflicts exercises every case of the formula.
+                board.cols = (0..n as u32).collect();
                 for row in 0..n {
                     let j = row + board.below(n - row);
                     board.cols.swap(row, j);
                 }
-                board.down.fill(0);
-                board.up.fill(0);
-                for row in 0..n {
-                    let col = board.cols[row];
-                    let (d, u) = (board.down_index(row, col), Board::up_index(row, col));
-                    board.down[d] += 1;
-                    board.up[u] += 1;
-                }
-                board.pairs = pairs_slow(&board.cols);
+                board.down = Diagonals::new(2 * n - 1);
+                board.up = Diagonals::new(2 * n - 1);
+                let placed: u64 = (0..n).map(|row| board.place(row)).sum();
+                assert_eq!(placed, pairs_slow(&board.cols));
                 for i in 0..n {
-                    for j in 0..n {
-                        if i == j {
-                            continue;
-                        }
+                    for j in (0..n).filter(|&j| j != i) {
                         let before = pairs_slow(&board.cols);
                         let delta = board.swap_delta(i, j);
-                        let mut swapped = board.cols.clone();
-                        swapped.swap(i, j);
-                        assert_eq!(pairs_slow(&swapped) as i64 - before as i64, delta);
+                        board.swap(i, j);
+                        assert_eq!(pairs_slow(&board.cols) as i64 - before as i64, delta);
+                        assert_eq!(pairs_from_counts(&board), pairs_slow(&board.cols));
                     }
                 }
-                let (i, j) = (0, n - 1);
-                let delta = board.swap_delta(i, j);
-                board.swap(i, j, delta);
-                assert_eq!(board.pairs, pairs_slow(&board.cols));
             }
+        }
+    }
+
+    #[test]
+    fn greedy_start_counts_its_pairs() {
+        for seed in 0..50 {
+            let mut board = Board::new(12, seed);
+            let (conflicted, pairs) = board.greedy_start();
+            assert_eq!(pairs, pairs_slow(&board.cols));
+            assert_eq!(pairs == 0, conflicted.is_empty());
         }
     }
 }
