@@ -26,7 +26,7 @@ Methods:
              streamed row by row in constant memory
   --random   min-conflicts local search: a random solution, N up to 4294967295 (4.5 bytes of
              memory per queen); the same --seed gives the same solution on every machine
-  --first    the lexicographically first solution by backtracking, N up to 100000; can take
+  --first    the lexicographically first solution by backtracking, N up to 64; can take
              very long for some N, hence --time-limit
 
 Exit status: 0 a solution was printed; 1 no solution exists (N = 2 or 3) or --first ran out of
@@ -44,7 +44,13 @@ pub struct Args {
     #[arg(long)]
     first: bool,
     /// Seconds --first may search before giving up (exit 1).
-    #[arg(long, value_name = "SECS", default_value_t = 60.0, requires = "first")]
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 60.0,
+        requires = "first",
+        allow_negative_numbers = true
+    )]
     time_limit: f64,
     /// Output format (board up to N=1000, svg up to N=200, json up to N=10^7).
     #[arg(long, value_enum, default_value_t = Format::Perm)]
@@ -60,16 +66,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     check_format(n, args.format)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let written = if args.first {
-        let limit = Duration::try_from_secs_f64(args.time_limit)
+        if args.time_limit.is_nan() || args.time_limit <= 0.0 {
+            return Err(super::bad_input(format!(
+                "--time-limit {}: expected a positive number of seconds",
+                args.time_limit
+            )));
+        }
+        // A limit too far away to represent is no limit.
+        let deadline = Duration::try_from_secs_f64(args.time_limit)
             .ok()
-            .filter(|d| !d.is_zero())
-            .ok_or_else(|| {
-                super::bad_input(format!(
-                    "--time-limit {}: expected a positive number of seconds",
-                    args.time_limit
-                ))
-            })?;
-        let deadline = Instant::now().checked_add(limit);
+            .and_then(|limit| Instant::now().checked_add(limit));
         let placement = match large::first(n, deadline) {
             Ok(p) => p.context("backtracking found no solution")?,
             Err(timeout) => bail!(
