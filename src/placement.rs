@@ -39,8 +39,9 @@ pub enum Defect {
         n: usize,
     },
     /// Two queens attack each other.
-    #[error("queens at (row {r1}, col {c1}) and (row {r2}, col {c2}) attack along a {line}",
-        r1 = .first.0 + 1, c1 = .first.1 + 1, r2 = .second.0 + 1, c2 = .second.1 + 1)]
+    #[error("queens at (row {r1}, col {c1}) and (row {r2}, col {c2}) attack along {a} {line}",
+        r1 = .first.0 + 1, c1 = .first.1 + 1, r2 = .second.0 + 1, c2 = .second.1 + 1,
+        a = .line.article())]
     Attack {
         /// 0-based (row, column) of the earlier queen.
         first: (usize, u32),
@@ -241,7 +242,8 @@ impl Placement {
     /// assert_eq!(a.canonical().unwrap(), Placement::from_one_based(&[2, 4, 1, 3]).unwrap());
     /// ```
     pub fn canonical(&self) -> Option<Placement> {
-        self.images().map(|im| im.into_iter().min().expect("8 images"))
+        self.images()
+            .map(|im| im.into_iter().min().expect("8 images"))
     }
 
     /// `true` if this placement is its own canonical form (the representative of its class).
@@ -406,6 +408,14 @@ impl Bits {
 }
 
 impl Line {
+    /// "a" or "an", whichever goes before the line's name.
+    fn article(self) -> &'static str {
+        match self {
+            Line::AntiDiagonal => "an",
+            _ => "a",
+        }
+    }
+
     const ALL: [Line; 3] = [Line::Column, Line::Diagonal, Line::AntiDiagonal];
 
     /// The index of the line of this kind through `(row, col)`, in `0..2n-1`.

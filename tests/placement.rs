@@ -12,17 +12,26 @@ fn naive_verify(cols: &[u32]) -> Result<(), Defect> {
     }
     for (r2, &c2) in cols.iter().enumerate() {
         if c2 as usize >= n {
-            return Err(Defect::OutOfBoard { row: r2, col: c2, n });
+            return Err(Defect::OutOfBoard {
+                row: r2,
+                col: c2,
+                n,
+            });
         }
-        let lines = [
-            (Line::Column, |r: usize, c: i64| c),
-            (Line::Diagonal, |r: usize, c: i64| r as i64 - c),
-            (Line::AntiDiagonal, |r: usize, c: i64| r as i64 + c),
-        ];
-        for (line, key) in lines {
+        let key = |line: Line, r: usize, c: u32| match line {
+            Line::Column => i64::from(c),
+            Line::Diagonal => r as i64 - i64::from(c),
+            Line::AntiDiagonal => r as i64 + i64::from(c),
+        };
+        let lines = [Line::Column, Line::Diagonal, Line::AntiDiagonal];
+        for line in lines {
             for (r1, &c1) in cols[..r2].iter().enumerate() {
-                if key(r1, c1.into()) == key(r2, c2.into()) {
-                    return Err(Defect::Attack { first: (r1, c1), second: (r2, c2), line });
+                if key(line, r1, c1) == key(line, r2, c2) {
+                    return Err(Defect::Attack {
+                        first: (r1, c1),
+                        second: (r2, c2),
+                        line,
+                    });
                 }
             }
         }

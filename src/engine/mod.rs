@@ -21,6 +21,7 @@ pub mod join;
 pub mod kernel;
 pub mod run;
 pub mod shard;
+pub mod symmetric;
 pub mod tasks;
 
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.

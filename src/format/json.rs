@@ -46,9 +46,15 @@ mod tests {
 
     #[test]
     fn malformed_objects() {
-        assert!(parse(b"{\"n\":2,\"columns\":[1]}").unwrap_err().contains("\"n\" is 2"));
-        assert!(parse(b"{\"n\":1,\"columns\":[0]}").unwrap_err().contains("column 0"));
+        assert!(parse(b"{\"n\":2,\"columns\":[1]}")
+            .unwrap_err()
+            .contains("\"n\" is 2"));
+        assert!(parse(b"{\"n\":1,\"columns\":[0]}")
+            .unwrap_err()
+            .contains("column 0"));
         assert!(parse(b"{\"n\":1}").unwrap_err().contains("JSON"));
-        assert!(parse(b"{\"n\":1,\"columns\":[1]").unwrap_err().contains("JSON"));
+        assert!(parse(b"{\"n\":1,\"columns\":[1]")
+            .unwrap_err()
+            .contains("JSON"));
     }
 }

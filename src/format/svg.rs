@@ -84,10 +84,9 @@ pub(super) fn parse(text: &[u8]) -> Result<Placement, String> {
         }
         let coord = |name: &str| -> Result<usize, String> {
             let v = attribute(element, name).ok_or(format!("a queen has no {name}"))?;
-            v.parse::<usize>()
-                .ok()
-                .filter(|&v| v < n)
-                .ok_or(format!("a queen's {name}={v:?} is not a square of the board"))
+            v.parse::<usize>().ok().filter(|&v| v < n).ok_or(format!(
+                "a queen's {name}={v:?} is not a square of the board"
+            ))
         };
         let (col, row) = (coord("x")?, coord("y")?);
         if rows[row].replace(col as u32).is_some() {
@@ -122,7 +121,10 @@ mod tests {
     fn reads_what_is_drawn() {
         let text = String::from_utf8(picture(vec![1, 3, 0, 2])).unwrap();
         let moved = text.replace("x=\"3\" y=\"1\"", "x=\"2\" y=\"1\"");
-        assert_eq!(parse(moved.as_bytes()), Ok(Placement::new(vec![1, 2, 0, 2])));
+        assert_eq!(
+            parse(moved.as_bytes()),
+            Ok(Placement::new(vec![1, 2, 0, 2]))
+        );
     }
 
     #[test]
