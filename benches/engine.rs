@@ -1,4 +1,5 @@
-//! Speed of the counting engine against a plain bitboard counter, measured in one process.
+//! Speed of the counting engine against the plain bitboard counter of the ladder
+//! (`algo::bitboard`: recursion, no symmetry), measured in one process.
 //!
 //! `cargo bench --bench engine -- [N...]` (default 14 15 16 17 18) prints, for each N, the time
 //! of the plain counter and of the engine on one and two threads, their ratios, nanoseconds per
@@ -15,25 +16,6 @@ use std::sync::atomic::AtomicBool;
 use nqueens::engine::checkpoint::{Header, Journal};
 use nqueens::engine::shard::Slice;
 use nqueens::engine::{backtrack::BacktrackTasks, kernel, run, Tally, TaskSet};
-
-/// The textbook bitboard counter: one bit per column, two diagonal masks, recursion, every
-/// solution found by placing the last queen. No symmetry.
-fn plain(n: usize) -> u64 {
-    fn go(full: u32, cols: u32, left: u32, right: u32) -> u64 {
-        if cols == full {
-            return 1;
-        }
-        let mut open = full & !(cols | left | right);
-        let mut found = 0;
-        while open != 0 {
-            let q = open & open.wrapping_neg();
-            open ^= q;
-            found += go(full, cols | q, (left | q) << 1, (right | q) >> 1);
-        }
-        found
-    }
-    go((1u32 << n) - 1, 0, 0, 0)
-}
 
 fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -111,11 +93,11 @@ fn main() {
     for n in sizes {
         let runs = if n >= 17 { 1 } else { 3 };
         let tasks = BacktrackTasks::new(n).expect("n in range");
-        let plain = (n <= plain_max).then(|| best(runs, || plain(n)));
+        let plain = (n <= plain_max).then(|| best(runs, || nqueens::algo::bitboard::count(n)));
         let (one, t_one) = best(runs, || engine(&tasks, 1));
         let (two, t_two) = best(runs, || engine(&tasks, 2));
         if let Some((expected, _)) = plain {
-            assert_eq!(one.total, expected as u128);
+            assert_eq!(one.total, u128::from(expected));
         }
         assert_eq!(two, one);
         let (nodes, t_nodes) = best(1, || {

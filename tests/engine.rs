@@ -89,6 +89,18 @@ fn agrees_with_the_oracle_up_to_12() {
 }
 
 #[test]
+fn both_strategies_agree_with_the_ladder_up_to_12() {
+    for n in 1..=12 {
+        let ladder = nqueens::algo::symmetry::count(n);
+        for strategy in [Strategy::Backtrack, Strategy::Join] {
+            let t = sum(nqueens::engine::tasks(n, strategy).unwrap().as_ref(), 2);
+            assert_eq!(t.total, ladder.total as u128, "N={n} {strategy:?}");
+            assert_eq!(Some(t.unique() as u64), ladder.unique, "N={n} {strategy:?}");
+        }
+    }
+}
+
+#[test]
 fn one_and_two_threads_agree() {
     for n in [10, 13] {
         let set = BacktrackTasks::new(n).unwrap();
