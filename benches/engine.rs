@@ -8,11 +8,11 @@
 //! skipped above `PLAIN_MAX` (environment, default 17): at N=18 it takes minutes.
 //!
 //! Then it measures the cost of a checkpoint at `CHECKPOINT_N` (default 18): the same count on
-//! two threads with and without every task recorded in a journal, alternated twice
+//! two threads with and without every task recorded in a journal, and the time spent recording
 //! (`CHECKPOINT_N=0` skips it).
 use std::time::{Duration, Instant};
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use nqueens::engine::checkpoint::{Header, Journal};
 use nqueens::engine::shard::Slice;
@@ -140,34 +140,46 @@ fn main() {
     }
 }
 
-/// Times a count on two threads with and without a journal, alternating to spread out noise.
+/// Times a count on two threads with and without a journal, and the time spent inside
+/// `Journal::record` (which, unlike the wall times, does not depend on what else the machine
+/// runs).
 fn checkpoint_overhead(n: usize) {
     let tasks = BacktrackTasks::new(n).expect("n in range");
     let all: Vec<usize> = (0..tasks.len()).collect();
     let stop = AtomicBool::new(false);
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let (mut plain_t, mut journal_t) = (Duration::MAX, Duration::MAX);
-    for round in 0..2 {
+    let t = Instant::now();
+    let a = run::count(&tasks, &all, 2, &stop, &|_, _| Ok(())).expect("a run");
+    let without = t.elapsed();
+    let path = dir.path().join("run.ck");
+    let in_record = AtomicU64::new(0);
+    let cpu = cpu_seconds();
+    let t = Instant::now();
+    let (journal, _) =
+        Journal::open(&path, &Header::new(&tasks, Slice::ALL)).expect("a new journal");
+    let b = run::count(&tasks, &all, 2, &stop, &|i, tally| {
         let t = Instant::now();
-        let a = run::count(&tasks, &all, 2, &stop, &|_, _| Ok(())).expect("a run");
-        plain_t = plain_t.min(t.elapsed());
-        let path = dir.path().join(format!("run{round}.ck"));
-        let t = Instant::now();
-        let (journal, _) =
-            Journal::open(&path, &Header::new(&tasks, Slice::ALL)).expect("a new journal");
-        let b = run::count(&tasks, &all, 2, &stop, &|i, tally| {
-            Ok(journal.record(i, tally)?)
-        })
-        .expect("a run");
-        journal.sync().expect("a flush");
-        journal_t = journal_t.min(t.elapsed());
-        assert_eq!(a.tally, b.tally);
-    }
+        journal.record(i, tally)?;
+        in_record.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        Ok(())
+    })
+    .expect("a run");
+    journal.sync().expect("a flush");
+    let with = t.elapsed();
+    let cpu = cpu_seconds().zip(cpu).map(|(b, a)| b - a);
+    assert_eq!(a.tally, b.tally);
+    let recording = in_record.load(Ordering::Relaxed) as f64 / 1e9;
     println!(
-        "\ncheckpoint at N={n} ({} tasks, 2 threads): without {:.3} s, with {:.3} s, overhead {:+.2}%",
+        "\ncheckpoint at N={n} ({} tasks, 2 threads): without {:.3} s, with {:.3} s ({:+.2}%); \
+         {:.3} s inside Journal::record{}",
         tasks.len(),
-        plain_t.as_secs_f64(),
-        journal_t.as_secs_f64(),
-        (journal_t.as_secs_f64() / plain_t.as_secs_f64() - 1.0) * 100.0
+        without.as_secs_f64(),
+        with.as_secs_f64(),
+        (with.as_secs_f64() / without.as_secs_f64() - 1.0) * 100.0,
+        recording,
+        cpu.map_or(String::new(), |c| format!(
+            " = {:.3}% of the {c:.1} s of CPU the run used",
+            recording / c * 100.0
+        )),
     );
 }
