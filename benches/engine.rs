@@ -9,7 +9,7 @@
 //!
 //! Then it measures the cost of a checkpoint at `CHECKPOINT_N` (default 18): the same count on
 //! two threads with and without every task recorded in a journal, and the time spent recording
-//! (`CHECKPOINT_N=0` skips it).
+//! (`CHECKPOINT_N=0` skips it; `-- --checkpoint-only` skips everything else).
 use std::time::{Duration, Instant};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -77,7 +77,9 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let sizes = if sizes.is_empty() {
+    let sizes = if std::env::args().any(|a| a == "--checkpoint-only") {
+        Vec::new()
+    } else if sizes.is_empty() {
         vec![14, 15, 16, 17, 18]
     } else {
         sizes
