@@ -41,6 +41,11 @@ pub const MAX_N: usize = u32::MAX as usize;
 /// Columns tried per row during the greedy start before the row is placed with a conflict.
 const START_TRIES: usize = 64;
 
+/// How many candidates ahead of the one being tested the greedy start prefetches. The row will
+/// have moved on a little by then, but a diagonal moves one bit per row, so the same 64-byte
+/// line is almost always the right one.
+const PREFETCH_AHEAD: usize = 16;
+
 /// Repair tries in a row without progress after which the search restarts: `20 n`, between
 /// 100 and 100,000. For large `n` about one try in sixteen makes progress (both new squares of
 /// a swap must be on empty diagonals), so reaching this by chance is impossible in practice; on
@@ -119,6 +124,25 @@ impl Diagonals {
     #[inline]
     fn is_empty(&self, d: usize) -> bool {
         self.bits[d / 64] & (1 << (d % 64)) == 0
+    }
+
+    /// Asks the processor to start loading the bit of `d` now, so that it is in cache when it
+    /// is read a few dozen steps later: for large `n` the bits far exceed the cache, and each
+    /// read would otherwise wait on memory.
+    #[inline]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn prefetch(&self, d: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(word) = self.bits.get(d / 64) {
+            // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot
+            // fault, and `word` is a valid reference anyway. SSE, which has it, is part of
+            // every x86_64 processor.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                    (word as *const u64).cast(),
+                )
+            }
+        }
     }
 
     #[inline]
@@ -238,6 +262,10 @@ impl Board {
             for _ in 0..START_TRIES.min(n - row) {
                 if cursor < row || cursor >= n {
                     cursor = row;
+                }
+                if let Some(&ahead) = self.cols.get(cursor + PREFETCH_AHEAD) {
+                    self.down.prefetch(self.down_index(row, ahead));
+                    self.up.prefetch(Self::up_index(row, ahead));
                 }
                 let col = self.cols[cursor];
                 if self.down.is_empty(self.down_index(row, col))
