@@ -17,8 +17,8 @@ fn construction(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
             let construction = large::Construction::new(n).unwrap();
             b.iter(|| {
-                let cols = black_box(construction).cols();
-                large::write_streamed(io::sink(), n, cols, Format::Perm).unwrap()
+                let construction = black_box(construction);
+                large::write_streamed(io::sink(), n, construction.cols(), Format::Perm).unwrap()
             });
         });
     }
