@@ -12,7 +12,7 @@
 //!   linear in `n`.
 //!
 //! [`first`](mod@first) is the opposite: the solution the textbook backtracking program prints
-//! first, which can take very long, hence its deadline. [`write`] streams any of them in the
+//! first, which can take very long, hence its deadline. [`write`](mod@write) streams any of them in the
 //! `perm` or `json` format at disk speed.
 //!
 //! ```
