@@ -42,6 +42,26 @@ pub const MAX_N: usize = u32::MAX as usize;
 /// Columns tried per row during the greedy start before the row is placed with a conflict.
 const START_TRIES: usize = 64;
 
+/// Asks the processor to start loading `value` now, so that it is in cache when it is read a
+/// few dozen steps later: for large `n` the arrays far exceed the cache, and each random read
+/// would otherwise wait on memory.
+#[inline]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot fault,
+    // and `value` is a valid reference anyway. SSE, which has it, is part of every x86_64
+    // processor.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (value as *const T).cast(),
+        )
+    }
+}
+
+/// How many swaps ahead the shuffle draws its random positions, to prefetch them.
+const SHUFFLE_AHEAD: usize = 16;
+
 /// How many candidates ahead of the one being tested the greedy start prefetches. The row will
 /// have moved on a little by then, but a diagonal moves one bit per row, so the same 64-byte
 /// line is almost always the right one.
@@ -127,22 +147,11 @@ impl Diagonals {
         self.bits[d / 64] & (1 << (d % 64)) == 0
     }
 
-    /// Asks the processor to start loading the bit of `d` now, so that it is in cache when it
-    /// is read a few dozen steps later: for large `n` the bits far exceed the cache, and each
-    /// read would otherwise wait on memory.
+    /// Starts loading the bit of `d` into cache (see [`prefetch`]).
     #[inline]
-    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn prefetch(&self, d: usize) {
-        #[cfg(target_arch = "x86_64")]
         if let Some(word) = self.bits.get(d / 64) {
-            // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot
-            // fault, and `word` is a valid reference anyway. SSE, which has it, is part of
-            // every x86_64 processor.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (word as *const u64).cast(),
-                )
-            }
+            prefetch(word);
         }
     }
 
@@ -246,8 +255,20 @@ impl Board {
         let n = self.n;
         self.cols.clear();
         self.cols.extend(0..n as u32);
+        // Fisher-Yates, with the position of swap `i` drawn at step `i - SHUFFLE_AHEAD` so that
+        // its column can be prefetched; the draws happen in the same order as without it.
+        let mut ahead = [0; SHUFFLE_AHEAD];
+        for (i, slot) in ahead.iter_mut().enumerate().take(n) {
+            *slot = i + self.below(n - i);
+        }
         for i in 0..n {
-            let j = i + self.below(n - i);
+            let j = ahead[i % SHUFFLE_AHEAD];
+            let later = i + SHUFFLE_AHEAD;
+            if later < n {
+                let k = later + self.below(n - later);
+                prefetch(&self.cols[k]);
+                ahead[i % SHUFFLE_AHEAD] = k;
+            }
             self.cols.swap(i, j);
         }
         self.down = Diagonals::new(2 * n - 1);
