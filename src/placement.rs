@@ -134,9 +134,11 @@ impl Placement {
     ///
     /// ```
     /// use nqueens::{Placement, placement::{Defect, Line}};
-    /// let p = Placement::from_one_based(&[1, 3, 2]).unwrap();
+    /// let p = Placement::from_one_based(&[3, 1, 2]).unwrap();
     /// match p.verify() {
-    ///     Err(Defect::Attack { line, .. }) => assert_eq!(line, Line::Diagonal),
+    ///     Err(Defect::Attack { first, second, line }) => {
+    ///         assert_eq!((first, second, line), ((1, 0), (2, 1), Line::Diagonal));
+    ///     }
     ///     other => panic!("{other:?}"),
     /// }
     /// ```
