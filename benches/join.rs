@@ -1,0 +1,96 @@
+//! The Join strategy against a plain bitboard counter, timed in one process so that the
+//! ratios hold on a busy machine.
+//!
+//! `cargo bench --bench join -- 16 17 18` prints, for each N: the bitboard time (measured up to
+//! `NQ_BITBOARD_MAX`, default 16, then extrapolated with the growth factor of its last two
+//! sizes), the join time on 1 and 2 threads (total and unique together) and the ratios.
+use std::time::Instant;
+
+use nqueens::engine::{join::JoinTasks, Tally, TaskSet};
+use rayon::prelude::*;
+
+/// The plain recursive bitboard counter: columns and both diagonals as bitmasks, one row per
+/// call, no symmetry.
+fn bitboard(n: usize) -> u64 {
+    fn go(full: u32, cols: u32, left: u32, right: u32) -> u64 {
+        if cols == full {
+            return 1;
+        }
+        let mut free = full & !(cols | left | right);
+        let mut count = 0;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            count += go(full, cols | bit, (left | bit) << 1, (right | bit) >> 1);
+        }
+        count
+    }
+    go((1 << n) - 1, 0, 0, 0)
+}
+
+fn join(n: usize, threads: usize) -> Tally {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    pool.install(|| {
+        let tasks = JoinTasks::new(n).expect("n in range");
+        (0..tasks.len())
+            .into_par_iter()
+            .map(|i| tasks.count(i))
+            .reduce(Tally::default, |mut a, b| {
+                a += b;
+                a
+            })
+    })
+}
+
+fn seconds<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let start = Instant::now();
+    let out = f();
+    (out, start.elapsed().as_secs_f64())
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let sizes = if sizes.is_empty() { vec![14, 15, 16] } else { sizes };
+    let measured_max: usize = std::env::var("NQ_BITBOARD_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(16);
+    let mut bitboard_times: Vec<(usize, f64)> = Vec::new();
+    println!("| N | bitboard 1 thread | join 1 thread | join 2 threads | join speed-up (1 thread) | 2 threads vs 1 |");
+    println!("|---:|---:|---:|---:|---:|---:|");
+    for &n in &sizes {
+        let bb = if n <= measured_max {
+            let (count, t) = seconds(|| bitboard(n));
+            bitboard_times.push((n, t));
+            format!("{t:.2} s ({count})")
+        } else {
+            // Extrapolate from the largest two measured sizes.
+            let m = measured_max;
+            if bitboard_times.iter().all(|&(k, _)| k != m) {
+                bitboard_times.push((m - 1, seconds(|| bitboard(m - 1)).1));
+                bitboard_times.push((m, seconds(|| bitboard(m)).1));
+            }
+            let t = |k: usize| bitboard_times.iter().find(|&&(j, _)| j == k).map(|&(_, t)| t);
+            let (a, b) = (t(m - 1).expect("measured"), t(m).expect("measured"));
+            let est = b * (b / a).powi((n - m) as i32);
+            bitboard_times.push((n, est));
+            format!("~{est:.1} s (x{:.2}/N from {m})", b / a)
+        };
+        let bb_t = bitboard_times.iter().find(|&&(j, _)| j == n).map(|&(_, t)| t).expect("timed");
+        let (one, t1) = seconds(|| join(n, 1));
+        let (two, t2) = seconds(|| join(n, 2));
+        assert_eq!(one, two, "thread count changed the result");
+        println!(
+            "| {n} | {bb} | {t1:.3} s | {t2:.3} s | {:.1}x | {:.2}x |",
+            bb_t / t1,
+            t1 / t2
+        );
+        eprintln!("n={n}: total {} unique {}", one.total, one.unique());
+    }
+}

@@ -1,0 +1,273 @@
+//! Counting by joining half-boards (meet in the middle).
+//!
+//! Backtracking meets every solution one at a time. Here the board is cut between its top and
+//! bottom halves (`h = n/2` rows each, with the middle row between them when `n` is odd), and
+//! the two halves are searched separately, then joined:
+//!
+//! 1. **A task fixes the top half's columns** `C` (`h` of them; for odd `n` also the middle
+//!    queen's column). The bottom half must then use exactly the other columns, so rows and
+//!    columns are settled and only diagonals can still clash.
+//! 2. **Each half is summed up by a word**: the diagonals crossing the cut that it occupies
+//!    ([`half`]). The top half's placements using `C` give a list of words `u`; the bottom
+//!    half's placements using the other columns give words `v`; the solutions of the task are
+//!    the pairs with `u & v == 0`.
+//! 3. **Counting disjoint pairs** is the hot loop ([`sieve`]): the `u`s are stored bit-sliced in
+//!    groups of 256 and bucketed on a few busy diagonals, so one `v` is tested against 256 `u`s
+//!    with about a dozen vector ANDs and a popcount, and whole buckets that must clash are
+//!    skipped. (Hashing the complement of `v` finds only equal words, not disjoint ones; a
+//!    subset-sum table over `2(n-1)` diagonal bits would need `2^34` entries at `n = 18`.)
+//!
+//! **Symmetry.** Mirroring the board left-right maps a task `C` to its mirror image, and turning
+//! it upside down swaps the halves, mapping `C` to the other columns; both keep the count. Only
+//! the smallest task of each such family is in the list, weighted by the family's size.
+//!
+//! **Unique solutions** come from Burnside's lemma ([`super::symmetric`]): the list ends with
+//! small tasks that count the solutions unchanged by a half turn (`P`) and by a quarter turn
+//! (`R`). Every main task adds its count to both `total` and `unique8`, a `P` task adds its
+//! count to `unique8`, an `R` task twice its count, so `unique8 / 8` is the unique count.
+//!
+//! **Memory.** A task keeps its top words (8 bytes each) and their bit-sliced copy (about 4.5
+//! more bytes each); it stores at most [`CHUNK`] of them at once and runs the bottom search once
+//! per chunk, so a thread never needs more than about 15 MB ([`JoinTasks::memory_bytes`]).
+
+mod half;
+mod sieve;
+
+use std::sync::OnceLock;
+
+use half::{Combinations, Middle, Quarters, Shape, Side, MAX_H};
+use sieve::Sieve;
+
+use super::symmetric::{self, Turn};
+use super::{EngineError, Strategy, Tally, TaskSet};
+
+/// The largest `n` the join counts.
+///
+/// The task list is stored (about four million tasks at `n = 23`); larger boards would also
+/// take months on one machine.
+pub const MAX_N: usize = 24;
+
+/// The most top words a task keeps in memory at once.
+pub const CHUNK: usize = 1 << 20;
+
+/// Version of the task list (bump when the list or its order changes).
+const VERSION: u32 = 1;
+
+/// One main task: the top half's columns, the middle queen's column (odd `n`), and how many
+/// symmetric tasks it stands for; packed into 32 bits to keep the list small.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MainTask(u32);
+
+impl MainTask {
+    fn new(cols: u32, mid: usize, weight: u32) -> MainTask {
+        MainTask(cols | (mid as u32) << 24 | weight.trailing_zeros() << 29)
+    }
+    fn cols(self) -> u32 {
+        self.0 & 0xff_ffff
+    }
+    fn mid(self) -> usize {
+        (self.0 >> 24 & 0x1f) as usize
+    }
+    fn weight(self) -> u64 {
+        1 << (self.0 >> 29)
+    }
+}
+
+/// The task list of the Join strategy.
+///
+/// ```
+/// use nqueens::engine::{join::JoinTasks, Tally, TaskSet};
+/// let tasks = JoinTasks::new(10).unwrap();
+/// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+/// assert_eq!((sum.total, sum.unique()), (724, 92));
+/// ```
+pub struct JoinTasks {
+    shape: Shape,
+    main: Vec<MainTask>,
+    /// Built by the first task that needs them, then shared.
+    quarters: OnceLock<Quarters>,
+}
+
+impl JoinTasks {
+    /// The task list for `n` (1 to [`MAX_N`]).
+    pub fn new(n: usize) -> Result<Self, EngineError> {
+        if !(1..=MAX_N).contains(&n) {
+            return Err(EngineError::OutOfRange {
+                strategy: Strategy::Join,
+                n,
+                max: MAX_N,
+                why: "the task list is kept in memory and larger boards would take months",
+            });
+        }
+        let shape = Shape::new(n);
+        let mut main = Vec::new();
+        let mids = if shape.gap == 1 { 0..n } else { 0..1 };
+        for mid in mids {
+            let taken = if shape.gap == 1 { 1 << mid } else { 0 };
+            for cols in Combinations::new(n, shape.h) {
+                if cols & taken != 0 {
+                    continue;
+                }
+                if let Some(weight) = family_weight(&shape, cols, mid) {
+                    main.push(MainTask::new(cols, mid, weight));
+                }
+            }
+        }
+        Ok(JoinTasks {
+            shape,
+            main,
+            quarters: OnceLock::new(),
+        })
+    }
+
+    /// Counts the solutions of main task `t`, before its weight.
+    fn count_main(&self, t: MainTask) -> u64 {
+        let quarters = self.quarters.get_or_init(|| Quarters::new(&self.shape));
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU has just been checked for the features the function enables.
+            return unsafe { count_main_avx2(quarters, &self.shape, t) };
+        }
+        count_main_portable(quarters, &self.shape, t)
+    }
+}
+
+/// The main-task count compiled for AVX2, so that the sieve's lanes become one register.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
+    count_main_portable(quarters, shape, t)
+}
+
+/// The main-task count: the top half's words go into a sieve, the bottom half's query it.
+#[inline(always)]
+fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
+    let taken = if shape.gap == 1 { 1 << t.mid() } else { 0 };
+    let bottom_cols = shape.full() & !t.cols() & !taken;
+    let middle = Middle::new(shape, t.mid());
+    let mut words = Vec::new();
+    let mut total = 0;
+    quarters.for_each_half(t.cols(), middle, Side::Top, |u| {
+        words.push(u);
+        if words.len() == CHUNK {
+            total += join(quarters, shape, bottom_cols, middle, &words);
+            words.clear();
+        }
+    });
+    if !words.is_empty() {
+        total += join(quarters, shape, bottom_cols, middle, &words);
+    }
+    total
+}
+
+/// Counts the pairs of a top word from `words` and a bottom word with `bottom_cols` whose
+/// diagonals do not meet.
+#[inline(always)]
+fn join(quarters: &Quarters, shape: &Shape, bottom_cols: u32, middle: Middle, words: &[u64]) -> u64 {
+    let sieve = Sieve::build(words, shape.bits());
+    let mut found = 0;
+    // Inlined, the closure is compiled with the caller's target features (AVX2).
+    quarters.for_each_half(
+        bottom_cols,
+        middle,
+        Side::Bottom,
+        #[inline(always)]
+        |v| found += sieve.count(v),
+    );
+    found
+}
+
+/// The weight of task `(cols, mid)` if it is the smallest of its symmetry family, else `None`.
+///
+/// The family: the task, its mirror image, the task with the halves swapped (the top takes the
+/// bottom's columns), and the mirror image of that. The weight is the number of distinct ones.
+fn family_weight(shape: &Shape, cols: u32, mid: usize) -> Option<u32> {
+    let n = shape.n;
+    let mirror = |c: u32| c.reverse_bits() >> (32 - n);
+    let taken = if shape.gap == 1 { 1 << mid } else { 0 };
+    let other = shape.full() & !cols & !taken;
+    let mut family = [
+        (mid, cols),
+        (n - 1 - mid, mirror(cols)),
+        (mid, other),
+        (n - 1 - mid, mirror(other)),
+    ];
+    if shape.gap == 0 {
+        // Even n has no middle queen: the mirror must not be told apart by it.
+        for f in &mut family {
+            f.0 = 0;
+        }
+    }
+    if family.iter().any(|&f| f < (mid, cols)) {
+        return None;
+    }
+    family.sort_unstable();
+    let mut distinct = family.to_vec();
+    distinct.dedup();
+    Some(distinct.len() as u32)
+}
+
+impl TaskSet for JoinTasks {
+    fn n(&self) -> usize {
+        self.shape.n
+    }
+    fn strategy(&self) -> Strategy {
+        Strategy::Join
+    }
+    fn version(&self) -> u32 {
+        VERSION
+    }
+    /// The main tasks, then `n` half-turn tasks and `n` quarter-turn tasks (one per column of
+    /// the first row).
+    fn len(&self) -> usize {
+        self.main.len() + 2 * self.shape.n
+    }
+    fn count(&self, index: usize) -> Tally {
+        let n = self.shape.n;
+        if let Some(&t) = self.main.get(index) {
+            let total = u128::from(self.count_main(t) * t.weight());
+            return Tally {
+                total,
+                unique8: total,
+            };
+        }
+        let j = index - self.main.len();
+        assert!(j < 2 * n, "task {index} out of range");
+        let first = j % n;
+        let unique8 = if j < n {
+            // The reflections' term rides on the first half-turn task.
+            let reflections = if first == 0 {
+                4 * symmetric::reflection_fixed(n)
+            } else {
+                0
+            };
+            symmetric::count_from(n, Turn::Half, first) + reflections
+        } else {
+            2 * symmetric::count_from(n, Turn::Quarter, first)
+        };
+        Tally {
+            total: 0,
+            unique8: u128::from(unique8),
+        }
+    }
+    /// The quarter lists (shared), plus for each thread one task's top words and their sieve:
+    /// at most `min(h!, CHUNK)` words (`h!` ways to put `h` queens in `h` columns).
+    fn memory_bytes(&self, threads: usize) -> u64 {
+        let h = self.shape.h as u64;
+        let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < CHUNK as u64));
+        let words = words.unwrap_or(CHUNK as u64);
+        Quarters::bytes(&self.shape) + threads as u64 * Sieve::bytes(words, self.shape.bits())
+    }
+}
+
+// The packing of `MainTask` needs columns in 24 bits; the searches need h <= MAX_H.
+const _: () = assert!(MAX_N <= 24 && MAX_N / 2 <= MAX_H);
+
+/// `true` if joining half-boards beats backtracking for `n`.
+///
+/// ```
+/// assert!(nqueens::engine::join::preferred(18));
+/// ```
+pub fn preferred(n: usize) -> bool {
+    (12..=MAX_N).contains(&n)
+}

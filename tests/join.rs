@@ -1,0 +1,121 @@
+//! The Join strategy against the published counts, and the properties of its task list.
+mod common;
+
+use nqueens::engine::join::{preferred, JoinTasks, MAX_N};
+use nqueens::engine::{EngineError, Strategy, Tally, TaskSet};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rayon::prelude::*;
+
+fn tallies(tasks: &JoinTasks) -> Vec<Tally> {
+    (0..tasks.len()).into_par_iter().map(|i| tasks.count(i)).collect()
+}
+
+#[test]
+fn totals_and_uniques_match_published_counts() {
+    for n in 1..=16 {
+        let tasks = JoinTasks::new(n).unwrap();
+        let sum: Tally = tallies(&tasks).into_iter().sum();
+        let (total, unique) = common::counts(n);
+        assert_eq!(sum.total, total, "total for n={n}");
+        assert_eq!(sum.unique(), unique, "unique for n={n}");
+        assert_eq!(sum.unique8 % 8, 0, "Burnside sum for n={n} is a multiple of 8");
+    }
+}
+
+#[test]
+fn one_queen_counts_once() {
+    let tasks = JoinTasks::new(1).unwrap();
+    let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+    assert_eq!(
+        sum,
+        Tally {
+            total: 1,
+            unique8: 8
+        }
+    );
+}
+
+#[test]
+fn task_list_is_deterministic() {
+    for n in [9, 12, 13] {
+        let a = JoinTasks::new(n).unwrap();
+        let b = JoinTasks::new(n).unwrap();
+        assert_eq!(a.len(), b.len());
+        assert_eq!(a.version(), b.version());
+        assert_eq!(a.n(), n);
+        assert_eq!(a.strategy(), Strategy::Join);
+        // Counting a task twice, or in another list, gives the same tally.
+        let first = tallies(&a);
+        assert_eq!(first, tallies(&b), "n={n}");
+        let again: Vec<Tally> = (0..a.len()).rev().map(|i| a.count(i)).collect();
+        assert_eq!(first, again.into_iter().rev().collect::<Vec<_>>(), "n={n}");
+    }
+}
+
+#[test]
+fn sum_is_the_same_in_any_order_and_on_any_threads() {
+    let n = 13;
+    let tasks = JoinTasks::new(n).unwrap();
+    let sequential: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(7));
+    let shuffled: Tally = order.iter().map(|&i| tasks.count(i)).sum();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(3)
+        .build()
+        .unwrap();
+    let parallel: Tally = pool.install(|| {
+        order
+            .par_iter()
+            .map(|&i| tasks.count(i))
+            .reduce(Tally::default, |mut a, b| {
+                a += b;
+                a
+            })
+    });
+    assert_eq!(sequential, shuffled);
+    assert_eq!(sequential, parallel);
+    assert_eq!(sequential.total, common::counts(n).0);
+}
+
+#[test]
+fn every_task_adds_something_to_the_unique_sum_only_through_burnside() {
+    // Main tasks add equal total and unique8; symmetric tasks add no total.
+    let tasks = JoinTasks::new(12).unwrap();
+    for t in tallies(&tasks) {
+        assert!(t.total == t.unique8 || t.total == 0, "{t:?}");
+    }
+}
+
+#[test]
+fn out_of_range_sizes_are_refused() {
+    for n in [0, MAX_N + 1, 40] {
+        match JoinTasks::new(n) {
+            Err(EngineError::OutOfRange { strategy, max, .. }) => {
+                assert_eq!(strategy, Strategy::Join);
+                assert_eq!(max, MAX_N);
+            }
+            Ok(_) => panic!("n={n} accepted"),
+        }
+    }
+}
+
+#[test]
+fn memory_estimate_grows_with_threads_and_n() {
+    let small = JoinTasks::new(10).unwrap();
+    let big = JoinTasks::new(18).unwrap();
+    assert!(small.memory_bytes(1) > 0);
+    assert!(small.memory_bytes(4) > small.memory_bytes(1));
+    assert!(big.memory_bytes(1) > small.memory_bytes(1));
+    // The quarter lists at n = 22 hold over a hundred million placements: more than a GB.
+    let huge = JoinTasks::new(22).unwrap();
+    assert!(huge.memory_bytes(1) > 1 << 30);
+}
+
+#[test]
+fn preferred_for_large_boards_only() {
+    assert!(!preferred(4));
+    assert!(preferred(18));
+    assert!(!preferred(MAX_N + 1));
+}
