@@ -224,10 +224,7 @@ impl Algo {
     /// assert_eq!((c.total, c.unique), (4, None));
     /// ```
     pub fn count(self, n: usize) -> Result<Counts, AlgoError> {
-        // The CP solver states its own limits.
-        if self != Algo::Cp {
-            self.check(n)?;
-        }
+        self.check(n)?;
         Ok(match self {
             Algo::Permutations => Counts::total(permutations::count(n)),
             Algo::Backtracking => Counts::total(backtracking::count(n)),
@@ -259,9 +256,7 @@ impl Algo {
         n: usize,
         visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
     ) -> Result<(), AlgoError> {
-        if self != Algo::Cp {
-            self.check(n)?;
-        }
+        self.check(n)?;
         let _ = match self {
             Algo::Permutations => permutations::for_each_solution(n, visit),
             Algo::Backtracking => backtracking::for_each_solution(n, visit),

@@ -33,7 +33,7 @@ pub struct Args {
     /// Seconds per cell: an algorithm whose cell takes longer skips the bigger N.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     budget: f64,
-    /// Comma-separated algorithms, in column order [default: the ladder without cp].
+    /// Comma-separated algorithms, in column order [default: the whole ladder].
     #[arg(long, value_name = "A,B,C")]
     algos: Option<String>,
     /// Also write the cells as JSON to this file.
@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|name| name.trim().parse::<Algo>())
             .collect::<Result<_, _>>()
             .map_err(bad_input)?,
-        None => Algo::ALL.into_iter().filter(|&a| a != Algo::Cp).collect(),
+        None => Algo::ALL.to_vec(),
     };
     for &algo in &algos {
         if *range.end() > algo.max_n() {
