@@ -66,6 +66,11 @@ fn limit_answers_at_once_for_big_boards() {
         .success()
         .stdout(predicate::function(|s: &str| s.lines().count() == 5))
         .stderr("5 solutions (stopped at --limit 5)\n");
+    nqueens()
+        .args(["solve", "4", "--limit", "2"])
+        .assert()
+        .success()
+        .stderr("2 solutions\n");
 }
 
 #[test]
