@@ -100,6 +100,19 @@ pub enum AlgoError {
     },
 }
 
+/// The lower rungs count by listing: each solution they build is one more.
+fn count_by_listing(
+    n: usize,
+    list: fn(usize, &mut dyn FnMut(&Placement) -> ControlFlow<()>) -> ControlFlow<()>,
+) -> u64 {
+    let mut total = 0;
+    let _ = list(n, &mut |_| {
+        total += 1;
+        ControlFlow::Continue(())
+    });
+    total
+}
+
 /// An algorithm name that is not on the ladder.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown algorithm {0:?}; the ladder has: {names}", names = Algo::names())]
