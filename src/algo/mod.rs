@@ -100,11 +100,11 @@ pub enum AlgoError {
     },
 }
 
+/// A rung's listing function, as each module's `for_each_solution`.
+type Lister = fn(usize, &mut dyn FnMut(&Placement) -> ControlFlow<()>) -> ControlFlow<()>;
+
 /// The lower rungs count by listing: each solution they build is one more.
-fn count_by_listing(
-    n: usize,
-    list: fn(usize, &mut dyn FnMut(&Placement) -> ControlFlow<()>) -> ControlFlow<()>,
-) -> u64 {
+fn count_by_listing(n: usize, list: Lister) -> u64 {
     let mut total = 0;
     let _ = list(n, &mut |_| {
         total += 1;
