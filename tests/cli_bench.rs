@@ -90,17 +90,19 @@ fn sizes_beyond_a_limit_are_skipped_with_a_note() {
         .args(["1..=13", "--algos", "permutations", "--budget", "0.000001"])
         .assert()
         .success()
-        .stderr(predicate::str::contains("permutations stops at N = 12"));
+        .stderr(predicate::str::contains("permutations stops at N = 12"))
+        .stdout(predicate::function(|s: &str| s.lines().count() == 13));
 }
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["0..=3"], "at least 1"),
         (&["x"], "not a board size"),
         (&["--algos", "bitboard,warp"], "unknown algorithm \"warp\""),
         (&["--budget", "0"], "--budget"),
         (&["9..=4"], "empty range"),
+        (&["29..=1000000000000"], "beyond the limit of every chosen algorithm"),
     ];
     for (args, message) in cases {
         bench().args(args).assert().code(2).stderr(

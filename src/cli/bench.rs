@@ -82,6 +82,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map_err(bad_input)?,
         None => Algo::ALL.to_vec(),
     };
+    // Rows beyond every chosen algorithm's limit would be all `-`: the table stops before them.
+    let reach = algos.iter().map(|a| a.max_n()).max().unwrap_or(0);
+    if *range.start() > reach {
+        return Err(bad_input(format!(
+            "N = {} is beyond the limit of every chosen algorithm (at most {reach})",
+            range.start()
+        )));
+    }
     for &algo in &algos {
         if *range.end() > algo.max_n() {
             eprintln!(
@@ -91,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
     }
+    let range = *range.start()..=(*range.end()).min(reach);
     let budget = Duration::from_secs_f64(args.budget);
     let bar = progress::bar((range.clone().count() * algos.len()) as u64, "cells");
     let mut out = io::stdout().lock();
