@@ -102,7 +102,10 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["--algos", "bitboard,warp"], "unknown algorithm \"warp\""),
         (&["--budget", "0"], "--budget"),
         (&["9..=4"], "empty range"),
-        (&["29..=1000000000000"], "beyond the limit of every chosen algorithm"),
+        (
+            &["29..=1000000000000"],
+            "beyond the limit of every chosen algorithm",
+        ),
     ];
     for (args, message) in cases {
         bench().args(args).assert().code(2).stderr(
