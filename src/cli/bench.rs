@@ -21,7 +21,7 @@ use super::{bad_input, parse_range, progress};
     after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
     the budget on a smaller N, or N beyond its limit). The total and unique columns come from \
     the algorithms that ran; a `!` after a time marks a count that disagrees with the others \
-    (and the command then exits 1). `cp` is left out unless named in --algos."
+    (and the command then exits 1). Rows stop at the largest N any chosen algorithm handles."
 )]
 pub struct Args {
     /// Sizes: N or A..=B (also A..B, A-B) [default: 4..=14].
