@@ -133,6 +133,7 @@ fn bad_input_is_exit_2() {
     bad_input(&["8", "--first", "--time-limit", "0"], "--time-limit");
     bad_input(&["x"], "invalid value");
     bad_input(&["8", "--seed", "3"], "--random");
+    bad_input(&["8", "--time-limit", "3"], "--first");
     bad_input(&["8", "--random", "--first"], "cannot be used with");
 }
 
@@ -187,4 +188,26 @@ fn output_piped_into_verify_is_accepted() {
             .success()
             .stdout(predicate::str::starts_with("ok "));
     }
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_find_quietly() {
+    use assert_cmd::cargo::CommandCargoExt;
+    use std::io::Read;
+    use std::process::Stdio;
+
+    let mut child = std::process::Command::cargo_bin("nqueens")
+        .unwrap()
+        .args(["find", "100000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 8];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // The pipe is closed here, long before 900 MB are written.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(&head, b"2 4 6 8 ");
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }
