@@ -39,8 +39,9 @@ pub enum Defect {
         n: usize,
     },
     /// Two queens attack each other.
-    #[error("queens at (row {r1}, col {c1}) and (row {r2}, col {c2}) attack along a {line}",
-        r1 = .first.0 + 1, c1 = .first.1 + 1, r2 = .second.0 + 1, c2 = .second.1 + 1)]
+    #[error("queens at (row {r1}, col {c1}) and (row {r2}, col {c2}) attack along {a} {line}",
+        r1 = .first.0 + 1, c1 = .first.1 + 1, r2 = .second.0 + 1, c2 = .second.1 + 1,
+        a = .line.article())]
     Attack {
         /// 0-based (row, column) of the earlier queen.
         first: (usize, u32),
@@ -127,7 +128,9 @@ impl Placement {
     /// `Ok` if this is a solution: every queen on the board and no two attacking.
     /// Otherwise the first defect met, scanning rows top to bottom.
     ///
-    /// Linear in time and memory: one owner slot per column and per diagonal.
+    /// One bit per column and per diagonal (five bits per row in all), so that even a placement
+    /// of 10^8 queens is checked in little memory beside its columns. Only when a conflict is
+    /// found does a second scan of the earlier rows name the other queen.
     ///
     /// ```
     /// use nqueens::{Placement, placement::{Defect, Line}};
@@ -142,31 +145,25 @@ impl Placement {
         if n == 0 {
             return Err(Defect::Empty);
         }
-        const FREE: u32 = u32::MAX;
-        // The row that owns each column / diagonal so far, to name both queens of a conflict.
-        let mut col_owner = vec![FREE; n];
-        let mut diag_owner = vec![FREE; 2 * n - 1];
-        let mut anti_owner = vec![FREE; 2 * n - 1];
+        let mut used = [Bits::new(n), Bits::new(2 * n - 1), Bits::new(2 * n - 1)];
         for (row, &col) in self.cols.iter().enumerate() {
             let c = col as usize;
             if c >= n {
                 return Err(Defect::OutOfBoard { row, col, n });
             }
-            let checks = [
-                (&mut col_owner[c], Line::Column),
-                (&mut diag_owner[row + n - 1 - c], Line::Diagonal),
-                (&mut anti_owner[row + c], Line::AntiDiagonal),
-            ];
-            for (owner, line) in checks {
-                if *owner != FREE {
-                    let other = *owner as usize;
+            for (bits, line) in used.iter_mut().zip(Line::ALL) {
+                if bits.test_and_set(line.index(n, row, c)) {
+                    let key = line.index(n, row, c);
+                    // The bit only says "taken"; find who took it.
+                    let other = (0..row)
+                        .find(|&r| line.index(n, r, self.cols[r] as usize) == key)
+                        .expect("a set bit was set by an earlier row");
                     return Err(Defect::Attack {
                         first: (other, self.cols[other]),
                         second: (row, col),
                         line,
                     });
                 }
-                *owner = row as u32;
             }
         }
         Ok(())
@@ -179,6 +176,255 @@ impl Placement {
     /// ```
     pub fn is_solution(&self) -> bool {
         self.verify().is_ok()
+    }
+
+    /// `true` if every column `0..n` holds exactly one queen (one per row is given by the type).
+    ///
+    /// Every solution is a permutation; only permutations can be rotated into placements, since
+    /// a rotation turns columns into rows.
+    ///
+    /// ```
+    /// use nqueens::Placement;
+    /// assert!(Placement::new(vec![0, 1, 2]).is_permutation());
+    /// assert!(!Placement::new(vec![0, 0, 2]).is_permutation());
+    /// ```
+    pub fn is_permutation(&self) -> bool {
+        let n = self.n();
+        let mut seen = Bits::new(n);
+        self.cols
+            .iter()
+            .all(|&c| (c as usize) < n && !seen.test_and_set(c as usize))
+    }
+
+    /// The image of this placement under a board symmetry; `None` unless it is a permutation.
+    ///
+    /// ```
+    /// use nqueens::{Placement, placement::Symmetry};
+    /// let p = Placement::from_one_based(&[2, 4, 1, 3]).unwrap();
+    /// let m = p.transform(Symmetry::MirrorColumns).unwrap();
+    /// assert_eq!(m, Placement::from_one_based(&[3, 1, 4, 2]).unwrap());
+    /// ```
+    pub fn transform(&self, sym: Symmetry) -> Option<Placement> {
+        if !self.is_permutation() {
+            return None;
+        }
+        let n = self.n();
+        let mut out = vec![0; n];
+        for (row, &col) in self.cols.iter().enumerate() {
+            let (r, c) = sym.apply(n, row, col as usize);
+            out[r] = c as u32;
+        }
+        Some(Placement::new(out))
+    }
+
+    /// The 8 images of this placement, in the order of [`Symmetry::ALL`]; `None` unless it is a
+    /// permutation. Images may repeat when the placement is itself symmetric.
+    ///
+    /// ```
+    /// let p = nqueens::Placement::from_one_based(&[2, 4, 1, 3]).unwrap();
+    /// let images = p.images().unwrap();
+    /// assert!(images.iter().all(|q| q.is_solution()));
+    /// ```
+    pub fn images(&self) -> Option<[Placement; 8]> {
+        if !self.is_permutation() {
+            return None;
+        }
+        Some(Symmetry::ALL.map(|s| self.transform(s).expect("checked to be a permutation")))
+    }
+
+    /// The canonical form: the smallest of the 8 images, comparing columns row by row
+    /// (lexicographic order). Equivalent placements have the same canonical form; `None` unless
+    /// this is a permutation.
+    ///
+    /// ```
+    /// use nqueens::Placement;
+    /// let a = Placement::from_one_based(&[3, 1, 4, 2]).unwrap();
+    /// assert_eq!(a.canonical().unwrap(), Placement::from_one_based(&[2, 4, 1, 3]).unwrap());
+    /// ```
+    pub fn canonical(&self) -> Option<Placement> {
+        self.images()
+            .map(|im| im.into_iter().min().expect("8 images"))
+    }
+
+    /// `true` if this placement is its own canonical form (the representative of its class).
+    ///
+    /// ```
+    /// use nqueens::Placement;
+    /// assert!(Placement::from_one_based(&[2, 4, 1, 3]).unwrap().is_canonical());
+    /// assert!(!Placement::from_one_based(&[3, 1, 4, 2]).unwrap().is_canonical());
+    /// ```
+    pub fn is_canonical(&self) -> bool {
+        self.canonical().is_some_and(|c| &c == self)
+    }
+
+    /// The number of distinct images (1, 2, 4 or 8): the size of this placement's symmetry
+    /// class. `None` unless it is a permutation.
+    ///
+    /// ```
+    /// let p = nqueens::Placement::from_one_based(&[2, 4, 1, 3]).unwrap();
+    /// assert_eq!(p.class_size(), Some(2)); // the 4-queens solution is symmetric under 90 degrees
+    /// ```
+    pub fn class_size(&self) -> Option<usize> {
+        self.images().map(|mut im| {
+            im.sort();
+            1 + im.windows(2).filter(|w| w[0] != w[1]).count()
+        })
+    }
+}
+
+/// One of the 8 symmetries of the square board (the dihedral group of order 8).
+///
+/// Each is a quarter-turn count and an optional mirror: the mirror (left-right, column `c` to
+/// `n - 1 - c`) is applied first, then the board is turned clockwise. That pair makes
+/// composition and inverses simple arithmetic.
+///
+/// ```
+/// use nqueens::placement::Symmetry;
+/// assert_eq!(Symmetry::Rotate90.then(Symmetry::Rotate270), Symmetry::Identity);
+/// assert_eq!(Symmetry::Transpose.inverse(), Symmetry::Transpose);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Symmetry {
+    /// Leave the board as it is.
+    Identity,
+    /// Turn a quarter clockwise.
+    Rotate90,
+    /// Turn half way round.
+    Rotate180,
+    /// Turn a quarter counter-clockwise.
+    Rotate270,
+    /// Mirror left-right: column `c` becomes `n - 1 - c`.
+    MirrorColumns,
+    /// Mirror top-bottom: row `r` becomes `n - 1 - r`.
+    MirrorRows,
+    /// Mirror in the main diagonal: row and column swap.
+    Transpose,
+    /// Mirror in the other diagonal.
+    AntiTranspose,
+}
+
+impl Symmetry {
+    /// All 8 symmetries, the identity first.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry::Identity,
+        Symmetry::Rotate90,
+        Symmetry::Rotate180,
+        Symmetry::Rotate270,
+        Symmetry::MirrorColumns,
+        Symmetry::MirrorRows,
+        Symmetry::Transpose,
+        Symmetry::AntiTranspose,
+    ];
+
+    /// This symmetry as (clockwise quarter turns, mirror first).
+    fn parts(self) -> (u8, bool) {
+        match self {
+            Symmetry::Identity => (0, false),
+            Symmetry::Rotate90 => (1, false),
+            Symmetry::Rotate180 => (2, false),
+            Symmetry::Rotate270 => (3, false),
+            Symmetry::MirrorColumns => (0, true),
+            Symmetry::AntiTranspose => (1, true),
+            Symmetry::MirrorRows => (2, true),
+            Symmetry::Transpose => (3, true),
+        }
+    }
+
+    fn from_parts(turns: u8, mirror: bool) -> Symmetry {
+        let i = (turns % 4) as usize + if mirror { 4 } else { 0 };
+        const BY_PARTS: [Symmetry; 8] = [
+            Symmetry::Identity,
+            Symmetry::Rotate90,
+            Symmetry::Rotate180,
+            Symmetry::Rotate270,
+            Symmetry::MirrorColumns,
+            Symmetry::AntiTranspose,
+            Symmetry::MirrorRows,
+            Symmetry::Transpose,
+        ];
+        BY_PARTS[i]
+    }
+
+    /// Where the square `(row, col)` of an `n` x `n` board goes (`row, col < n`).
+    ///
+    /// ```
+    /// use nqueens::placement::Symmetry;
+    /// assert_eq!(Symmetry::Rotate90.apply(8, 0, 0), (0, 7));
+    /// assert_eq!(Symmetry::Transpose.apply(8, 1, 5), (5, 1));
+    /// ```
+    pub fn apply(self, n: usize, row: usize, col: usize) -> (usize, usize) {
+        let (turns, mirror) = self.parts();
+        let (mut r, mut c) = (row, if mirror { n - 1 - col } else { col });
+        for _ in 0..turns {
+            (r, c) = (c, n - 1 - r);
+        }
+        (r, c)
+    }
+
+    /// The symmetry that applies `self` first, then `next`.
+    ///
+    /// ```
+    /// use nqueens::placement::Symmetry;
+    /// assert_eq!(Symmetry::MirrorColumns.then(Symmetry::Rotate90), Symmetry::AntiTranspose);
+    /// ```
+    pub fn then(self, next: Symmetry) -> Symmetry {
+        let (t1, m1) = self.parts();
+        let (t2, m2) = next.parts();
+        // Moving a mirror past a turn reverses the turn: M R = R^-1 M.
+        let t1 = if m2 { 4 - t1 } else { t1 };
+        Symmetry::from_parts(t1 + t2, m1 != m2)
+    }
+
+    /// The symmetry that undoes this one.
+    ///
+    /// ```
+    /// use nqueens::placement::Symmetry;
+    /// assert_eq!(Symmetry::Rotate90.inverse(), Symmetry::Rotate270);
+    /// ```
+    pub fn inverse(self) -> Symmetry {
+        match self.parts() {
+            (t, false) => Symmetry::from_parts(4 - t, false),
+            // Every mirror-then-turn is a reflection, its own inverse.
+            (_, true) => self,
+        }
+    }
+}
+
+/// A fixed-size set of bits, for the column and diagonal checks of [`Placement::verify`].
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(len: usize) -> Bits {
+        Bits(vec![0; len.div_ceil(64)])
+    }
+
+    /// Sets bit `i` and says whether it was already set.
+    fn test_and_set(&mut self, i: usize) -> bool {
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let was = self.0[word] & bit != 0;
+        self.0[word] |= bit;
+        was
+    }
+}
+
+impl Line {
+    /// "a" or "an", whichever goes before the line's name.
+    fn article(self) -> &'static str {
+        match self {
+            Line::AntiDiagonal => "an",
+            _ => "a",
+        }
+    }
+
+    const ALL: [Line; 3] = [Line::Column, Line::Diagonal, Line::AntiDiagonal];
+
+    /// The index of the line of this kind through `(row, col)`, in `0..2n-1`.
+    fn index(self, n: usize, row: usize, col: usize) -> usize {
+        match self {
+            Line::Column => col,
+            Line::Diagonal => row + n - 1 - col,
+            Line::AntiDiagonal => row + col,
+        }
     }
 }
 

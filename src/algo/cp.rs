@@ -1,19 +1,54 @@
 //! `cp`: the ladder's constraint-programming rung, a thin door onto [`crate::cp`].
+//!
+//! The solver is built for completion problems, not for counting; on an empty board it still
+//! counts and lists every solution, with propagation doing work that a bitboard does for free.
 
 use std::ops::ControlFlow;
 
 use super::{AlgoError, Counts};
+use crate::cp::{Instance, Options, Solver, Status, MAX_N};
 use crate::Placement;
 
-/// Counts the solutions for `n` with the propagation solver.
-pub fn count(_n: usize) -> Result<Counts, AlgoError> {
-    unimplemented!("cp count")
+fn solver(n: usize) -> Result<Solver, AlgoError> {
+    let instance = Instance::with_size(n).map_err(|_| AlgoError::OutOfRange {
+        algo: "cp",
+        n,
+        max: MAX_N,
+        why: "each queen costs O(n) work; one solution for larger boards is `find`'s job",
+    })?;
+    Ok(Solver::new(&instance, Options::default()))
 }
 
-/// Lists the solutions for `n` with the propagation solver.
+/// Counts the solutions for `n` with the propagation solver.
+///
+/// ```
+/// assert_eq!(nqueens::algo::cp::count(8).unwrap().total, 92);
+/// ```
+pub fn count(n: usize) -> Result<Counts, AlgoError> {
+    let (total, status) = solver(n)?.count();
+    debug_assert_eq!(status, Status::Exhausted);
+    Ok(Counts {
+        total,
+        unique: None,
+    })
+}
+
+/// Lists the solutions for `n` with the propagation solver, until `visit` breaks.
+///
+/// ```
+/// let mut seen = 0;
+/// nqueens::algo::cp::for_each_solution(6, &mut |p| {
+///     assert!(p.is_solution());
+///     seen += 1;
+///     std::ops::ControlFlow::Continue(())
+/// })
+/// .unwrap();
+/// assert_eq!(seen, 4);
+/// ```
 pub fn for_each_solution(
-    _n: usize,
-    _visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> Result<(), AlgoError> {
-    unimplemented!("cp listing")
+    solver(n)?.for_each(visit);
+    Ok(())
 }

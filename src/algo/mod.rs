@@ -1,14 +1,38 @@
 //! The ladder: the classic algorithms of the reference documents, slowest first.
 //!
-//! Each algorithm is a small module that can count and list the solutions for one `n`.
+//! Each algorithm is a small module that can count and list the solutions for one `n`, and
+//! each rung fixes the main cost of the one before:
+//!
+//! | rung | idea |
+//! |---|---|
+//! | [`permutations`] | try all `n!` orderings of the columns, test each |
+//! | [`backtracking`] | place row by row, drop a branch at its first conflict |
+//! | [`flags`] | one flag per column and diagonal: a square is checked in O(1) |
+//! | [`swap`] | columns as a permutation swapped in place: only diagonals need flags |
+//! | [`bitboard`] | a row's attacked squares as three bit masks |
+//! | [`mirror`] | bitboard on half of the first row, doubled by the left-right mirror |
+//! | [`symmetry`] | bitboard on one solution per class of the 8 symmetries: total and unique |
+//! | [`parallel`] | bitboard split into subtrees over all cores |
+//! | [`cp`] | propagation and search, the constraint-programming way |
+//!
 //! The slow ones are kept because they are the lesson, and because they are the oracles that
-//! test the fast ones.
+//! test the fast ones. [`Algo`] selects a rung by name.
 
+use std::fmt;
 use std::ops::ControlFlow;
+use std::str::FromStr;
 
 use crate::Placement;
 
+pub mod backtracking;
+pub mod bitboard;
 pub mod cp;
+pub mod flags;
+pub mod mirror;
+pub mod parallel;
+pub mod permutations;
+pub mod swap;
+pub mod symmetry;
 
 /// The result of counting: the total, and the unique count if the algorithm knows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -19,9 +43,42 @@ pub struct Counts {
     pub unique: Option<u64>,
 }
 
+impl Counts {
+    fn total(total: u64) -> Counts {
+        Counts {
+            total,
+            unique: None,
+        }
+    }
+}
+
 /// One algorithm of the ladder, selectable by name.
+///
+/// ```
+/// use nqueens::algo::Algo;
+/// let algo: Algo = "mirror".parse().unwrap();
+/// assert_eq!(algo.count(8).unwrap().total, 92);
+/// assert_eq!(Algo::Symmetry.count(8).unwrap().unique, Some(12));
+/// assert!(Algo::Permutations.count(20).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Algo {
+    /// Generate every permutation of the columns and test it.
+    Permutations,
+    /// Row by row, checking each new queen against the placed ones.
+    Backtracking,
+    /// Row by row, with column and diagonal flag arrays.
+    Flags,
+    /// A permutation swapped in place, with diagonal flags.
+    Swap,
+    /// Attacked squares as bit masks, lowest free bit first.
+    Bitboard,
+    /// Bitboard on half the first row, doubled by the left-right mirror.
+    Mirror,
+    /// Bitboard on one solution per symmetry class: total and unique counts.
+    Symmetry,
+    /// Bitboard split across all cores with rayon.
+    Parallel,
     /// Propagation + search (constraint programming).
     Cp,
 }
@@ -43,22 +100,193 @@ pub enum AlgoError {
     },
 }
 
+/// An algorithm name that is not on the ladder.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown algorithm {0:?}; the ladder has: {names}", names = Algo::names())]
+pub struct UnknownAlgo(pub String);
+
+/// The largest N whose total fits the `u64` counters (N = 29 would overflow them).
+const MAX_COUNTED: usize = 28;
+const COUNTER_REASON: &str = "the number of solutions for N = 29 overflows the 64-bit counter";
+
 impl Algo {
-    /// Counts the solutions for `n`.
-    pub fn count(self, n: usize) -> Result<Counts, AlgoError> {
+    /// Every algorithm, slowest first.
+    pub const ALL: [Algo; 9] = [
+        Algo::Permutations,
+        Algo::Backtracking,
+        Algo::Flags,
+        Algo::Swap,
+        Algo::Bitboard,
+        Algo::Mirror,
+        Algo::Symmetry,
+        Algo::Parallel,
+        Algo::Cp,
+    ];
+
+    /// The name used on the command line.
+    ///
+    /// ```
+    /// assert_eq!(nqueens::algo::Algo::Flags.name(), "flags");
+    /// ```
+    pub fn name(self) -> &'static str {
         match self {
-            Algo::Cp => cp::count(n),
+            Algo::Permutations => "permutations",
+            Algo::Backtracking => "backtracking",
+            Algo::Flags => "flags",
+            Algo::Swap => "swap",
+            Algo::Bitboard => "bitboard",
+            Algo::Mirror => "mirror",
+            Algo::Symmetry => "symmetry",
+            Algo::Parallel => "parallel",
+            Algo::Cp => "cp",
         }
     }
 
+    /// The algorithm called `name`, if any.
+    ///
+    /// ```
+    /// use nqueens::algo::Algo;
+    /// assert_eq!(Algo::from_name("swap"), Some(Algo::Swap));
+    /// assert_eq!(Algo::from_name("quantum"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Algo> {
+        Algo::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// All names, comma-separated, for messages.
+    pub fn names() -> String {
+        Algo::ALL.map(Algo::name).join(", ")
+    }
+
+    /// The largest `n` this algorithm accepts (see [`limit_reason`](Self::limit_reason)).
+    ///
+    /// ```
+    /// assert_eq!(nqueens::algo::Algo::Permutations.max_n(), 12);
+    /// ```
+    pub fn max_n(self) -> usize {
+        match self {
+            Algo::Permutations => 12,
+            _ => MAX_COUNTED,
+        }
+    }
+
+    /// Why [`max_n`](Self::max_n) is what it is.
+    ///
+    /// ```
+    /// assert!(nqueens::algo::Algo::Permutations.limit_reason().contains("13!"));
+    /// ```
+    pub fn limit_reason(self) -> &'static str {
+        match self {
+            Algo::Permutations => {
+                "generate and test enumerates all N! orderings; 13! is 6.2 billion, hours of work"
+            }
+            _ => COUNTER_REASON,
+        }
+    }
+
+    /// Whether [`count`](Self::count) gives the unique count too.
+    ///
+    /// ```
+    /// use nqueens::algo::Algo;
+    /// assert!(Algo::Symmetry.gives_unique());
+    /// assert!(!Algo::Bitboard.gives_unique());
+    /// ```
+    pub fn gives_unique(self) -> bool {
+        matches!(self, Algo::Symmetry)
+    }
+
+    /// `Ok` if `n` is in `1..=max_n()`, else the reason it is not.
+    ///
+    /// ```
+    /// assert!(nqueens::algo::Algo::Flags.check(0).is_err());
+    /// ```
+    pub fn check(self, n: usize) -> Result<(), AlgoError> {
+        if (1..=self.max_n()).contains(&n) {
+            Ok(())
+        } else {
+            Err(AlgoError::OutOfRange {
+                algo: self.name(),
+                n,
+                max: self.max_n(),
+                why: if n == 0 {
+                    "a board needs at least one row"
+                } else {
+                    self.limit_reason()
+                },
+            })
+        }
+    }
+
+    /// Counts the solutions for `n`.
+    ///
+    /// ```
+    /// let c = nqueens::algo::Algo::Swap.count(6).unwrap();
+    /// assert_eq!((c.total, c.unique), (4, None));
+    /// ```
+    pub fn count(self, n: usize) -> Result<Counts, AlgoError> {
+        // The CP solver states its own limits.
+        if self != Algo::Cp {
+            self.check(n)?;
+        }
+        Ok(match self {
+            Algo::Permutations => Counts::total(permutations::count(n)),
+            Algo::Backtracking => Counts::total(backtracking::count(n)),
+            Algo::Flags => Counts::total(flags::count(n)),
+            Algo::Swap => Counts::total(swap::count(n)),
+            Algo::Bitboard => Counts::total(bitboard::count(n)),
+            Algo::Mirror => Counts::total(mirror::count(n)),
+            Algo::Symmetry => symmetry::count(n),
+            Algo::Parallel => Counts::total(parallel::count(n)),
+            Algo::Cp => return cp::count(n),
+        })
+    }
+
     /// Calls `visit` with every solution for `n`, in the algorithm's order, until it breaks.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// let mut first = None;
+    /// nqueens::algo::Algo::Bitboard
+    ///     .for_each_solution(5, &mut |p| {
+    ///         first = Some(p.clone());
+    ///         ControlFlow::Break(())
+    ///     })
+    ///     .unwrap();
+    /// assert!(first.unwrap().is_solution());
+    /// ```
     pub fn for_each_solution(
         self,
         n: usize,
         visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
     ) -> Result<(), AlgoError> {
-        match self {
-            Algo::Cp => cp::for_each_solution(n, visit),
+        if self != Algo::Cp {
+            self.check(n)?;
         }
+        let _ = match self {
+            Algo::Permutations => permutations::for_each_solution(n, visit),
+            Algo::Backtracking => backtracking::for_each_solution(n, visit),
+            Algo::Flags => flags::for_each_solution(n, visit),
+            Algo::Swap => swap::for_each_solution(n, visit),
+            Algo::Bitboard => bitboard::for_each_solution(n, visit),
+            Algo::Mirror => mirror::for_each_solution(n, visit),
+            Algo::Symmetry => symmetry::for_each_solution(n, visit),
+            Algo::Parallel => parallel::for_each_solution(n, visit),
+            Algo::Cp => return cp::for_each_solution(n, visit),
+        };
+        Ok(())
+    }
+}
+
+impl fmt::Display for Algo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algo {
+    type Err = UnknownAlgo;
+
+    fn from_str(s: &str) -> Result<Algo, UnknownAlgo> {
+        Algo::from_name(s).ok_or_else(|| UnknownAlgo(s.to_string()))
     }
 }

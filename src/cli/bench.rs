@@ -1,10 +1,214 @@
-//! `nqueens bench`.
+//! `nqueens bench`: the ladder side by side, as in the reference documents' timing tables.
+//!
+//! Each cell counts the solutions for one N with one algorithm and records the time. Once a
+//! cell takes longer than the budget, that algorithm sits out the bigger boards (each N costs
+//! several times the one before, so the next cell would only be longer). The counts of all
+//! algorithms for an N must agree; a disagreement is marked in the table and fails the run.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use nqueens::algo::{Algo, Counts};
+
+use super::{bad_input, parse_range, progress};
 
 /// Arguments of `nqueens bench`.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(
+    after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
+    the budget on a smaller N, or N beyond its limit). The total and unique columns come from \
+    the algorithms that ran; a `!` after a time marks a count that disagrees with the others \
+    (and the command then exits 1). `cp` is left out unless named in --algos."
+)]
+pub struct Args {
+    /// Sizes: N or A..=B (also A..B, A-B) [default: 4..=14].
+    #[arg(value_name = "RANGE")]
+    range: Option<String>,
+    /// Sizes, as the positional argument.
+    #[arg(long = "range", value_name = "RANGE", conflicts_with = "range")]
+    range_flag: Option<String>,
+    /// Seconds per cell: an algorithm whose cell takes longer skips the bigger N.
+    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
+    budget: f64,
+    /// Comma-separated algorithms, in column order [default: the ladder without cp].
+    #[arg(long, value_name = "A,B,C")]
+    algos: Option<String>,
+    /// Also write the cells as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Also write the cells as CSV to this file.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+}
+
+/// One measured (or skipped) cell of the table.
+#[derive(serde::Serialize)]
+struct Cell {
+    n: usize,
+    algo: &'static str,
+    /// `None` when the algorithm sat out this N.
+    seconds: Option<f64>,
+    total: Option<u64>,
+    unique: Option<u64>,
+}
 
 /// Runs `nqueens bench`.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`bench` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let range = args
+        .range
+        .as_deref()
+        .or(args.range_flag.as_deref())
+        .map(parse_range)
+        .transpose()
+        .map_err(bad_input)?
+        .unwrap_or(4..=14);
+    if *range.start() == 0 {
+        return Err(bad_input("N must be at least 1: a board needs a row"));
+    }
+    if !(args.budget.is_finite() && args.budget > 0.0) {
+        return Err(bad_input(format!(
+            "--budget {} is not a positive number of seconds",
+            args.budget
+        )));
+    }
+    let algos: Vec<Algo> = match &args.algos {
+        Some(list) => list
+            .split(',')
+            .map(|name| name.trim().parse::<Algo>())
+            .collect::<Result<_, _>>()
+            .map_err(bad_input)?,
+        None => Algo::ALL.into_iter().filter(|&a| a != Algo::Cp).collect(),
+    };
+    for &algo in &algos {
+        if *range.end() > algo.max_n() {
+            eprintln!(
+                "note: {algo} stops at N = {}: {}",
+                algo.max_n(),
+                algo.limit_reason()
+            );
+        }
+    }
+    let budget = Duration::from_secs_f64(args.budget);
+    let bar = progress::bar((range.clone().count() * algos.len()) as u64, "cells");
+    let mut out = io::stdout().lock();
+    let header: Vec<String> = ["N", "total", "unique"]
+        .into_iter()
+        .map(String::from)
+        .chain(algos.iter().map(|a| a.name().to_string()))
+        .collect();
+    let widths: Vec<usize> = header.iter().map(|h| h.len().max(10)).collect();
+    write_row(&mut out, &widths, &header)?;
+    let mut cells = Vec::new();
+    let mut over_budget = vec![false; algos.len()];
+    let mut disagreements = 0;
+    for n in range {
+        let mut row = Vec::new();
+        for (i, &algo) in algos.iter().enumerate() {
+            bar.set_message(format!("N={n} {algo}"));
+            let skip = over_budget[i] || algo.check(n).is_err();
+            let measured = if skip {
+                None
+            } else {
+                let start = Instant::now();
+                let counts = algo.count(n).map_err(bad_input)?;
+                let elapsed = start.elapsed();
+                over_budget[i] = elapsed > budget;
+                Some((counts, elapsed))
+            };
+            bar.inc(1);
+            row.push(measured);
+            cells.push(Cell {
+                n,
+                algo: algo.name(),
+                seconds: measured.map(|(_, t)| t.as_secs_f64()),
+                total: measured.map(|(c, _)| c.total),
+                unique: measured.and_then(|(c, _)| c.unique),
+            });
+        }
+        let counts: Vec<Counts> = row.iter().flatten().map(|&(c, _)| c).collect();
+        let total = majority(counts.iter().map(|c| c.total));
+        let unique = majority(counts.iter().filter_map(|c| c.unique));
+        let mut line = vec![
+            n.to_string(),
+            total.map_or("-".into(), |t| t.to_string()),
+            unique.map_or("-".into(), |u| u.to_string()),
+        ];
+        for cell in &row {
+            line.push(match cell {
+                None => "-".into(),
+                Some((c, t)) => {
+                    let agrees =
+                        Some(c.total) == total && (c.unique.is_none() || c.unique == unique);
+                    if !agrees {
+                        disagreements += 1;
+                    }
+                    format!("{}{}", duration(*t), if agrees { "" } else { "!" })
+                }
+            });
+        }
+        bar.suspend(|| write_row(&mut out, &widths, &line))?;
+    }
+    bar.finish_and_clear();
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&cells).context("cannot encode the JSON")?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.csv {
+        write_csv(path, &cells).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if disagreements > 0 {
+        anyhow::bail!("{disagreements} counts disagree with the other algorithms (marked !)");
+    }
+    Ok(())
+}
+
+/// The value most algorithms agree on (the first one met on a tie), `None` if none ran.
+fn majority(values: impl Iterator<Item = u64> + Clone) -> Option<u64> {
+    values
+        .clone()
+        .max_by_key(|&v| values.clone().filter(|&w| w == v).count())
+}
+
+fn write_row(out: &mut impl Write, widths: &[usize], cells: &[String]) -> anyhow::Result<()> {
+    let line: Vec<String> = cells
+        .iter()
+        .zip(widths)
+        .map(|(c, &w)| format!("{c:>w$}"))
+        .collect();
+    writeln!(out, "{}", line.join("  ")).context("cannot write the table")?;
+    out.flush().context("cannot write the table")
+}
+
+/// A short human form: microseconds, milliseconds or seconds with 3 significant figures.
+fn duration(t: Duration) -> String {
+    let s = t.as_secs_f64();
+    if s < 1e-3 {
+        format!("{:.1}us", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.2}ms", s * 1e3)
+    } else {
+        format!("{s:.2}s")
+    }
+}
+
+fn write_csv(path: &PathBuf, cells: &[Cell]) -> io::Result<()> {
+    let mut out = BufWriter::new(File::create(path)?);
+    writeln!(out, "n,algo,seconds,total,unique")?;
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    for c in cells {
+        writeln!(
+            out,
+            "{},{},{},{},{}",
+            c.n,
+            c.algo,
+            opt(c.seconds.map(|s| format!("{s:.9}"))),
+            opt(c.total.map(|t| t.to_string())),
+            opt(c.unique.map(|u| u.to_string())),
+        )?;
+    }
+    out.flush()
 }

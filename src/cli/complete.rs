@@ -1,10 +1,172 @@
-//! `nqueens complete`.
+//! `nqueens complete`: extend given queens to a solution, avoiding blocked squares.
+//!
+//! Reads an instance (see [`nqueens::cp::Instance::parse`] for the three text forms), then
+//! prints one completion, counts them (`--count`) or lists them all (`--all`). When there is
+//! none it prints `no completion` with the effort of the proof and exits 1, like `grep` finding
+//! nothing.
+
+use std::io::{self, BufWriter, Read, Write};
+use std::ops::ControlFlow;
+use std::time::Duration;
+
+use anyhow::Context;
+use nqueens::cp::{Instance, Options, Solver, Stats, Status};
+use nqueens::format::{self, Format};
+
+use super::bad_input;
 
 /// Arguments of `nqueens complete`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The instance: a file, or `-` for standard input. Forms: `N` then `q ROW COL` / `x ROW COL`
+    /// lines (1-based); a board drawing of `Q`, `x`, `.`; or a placement written by `solve`.
+    #[arg(default_value = "-")]
+    file: String,
+    /// Count every completion instead of showing one.
+    #[arg(long, conflicts_with = "all")]
+    count: bool,
+    /// List every completion, as it is found.
+    #[arg(long)]
+    all: bool,
+    /// How to write completions.
+    #[arg(long, value_enum, default_value_t = Format::Board)]
+    format: Format,
+    /// Print search statistics (nodes, failures, propagations, time) to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Seed of the random tie-breaking between restarts.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Give up after this many search nodes.
+    #[arg(long, value_name = "NODES")]
+    node_limit: Option<u64>,
+    /// Give up after this many seconds (decimals allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    s.parse::<f64>()
+        .ok()
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .ok_or_else(|| format!("{s:?} is not a number of seconds"))
+}
 
 /// Runs `nqueens complete`.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`complete` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let (name, text) = if args.file == "-" {
+        let mut text = String::new();
+        io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| bad_input(format!("cannot read standard input: {e}")))?;
+        ("<stdin>".to_string(), text)
+    } else {
+        let text = std::fs::read_to_string(&args.file)
+            .map_err(|e| bad_input(format!("cannot read {}: {e}", args.file)))?;
+        (args.file.clone(), text)
+    };
+    let instance = Instance::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+    let options = Options {
+        node_limit: args.node_limit,
+        time_limit: args.time_limit,
+        seed: args.seed,
+        restarts: true,
+    };
+    let mut solver = Solver::new(&instance, options);
+    let mut out = BufWriter::new(io::stdout().lock());
+
+    let (found, status) = if args.count {
+        let (count, status) = solver.count();
+        if status == Status::Exhausted {
+            writeln!(out, "{count}")?;
+        }
+        (count, status)
+    } else if args.all {
+        let mut written = 0u64;
+        let mut failure = None;
+        let status = solver.for_each(|p| {
+            let written_ok = check(&instance, p)
+                .and_then(|()| format::write(&mut out, p, args.format).map_err(Into::into));
+            match written_ok {
+                Ok(()) => {
+                    written += 1;
+                    ControlFlow::Continue(())
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    ControlFlow::Break(())
+                }
+            }
+        });
+        match failure {
+            Some(e) if is_broken_pipe(&e) => return Ok(()),
+            Some(e) => return Err(e),
+            None => (written, status),
+        }
+    } else {
+        let (p, status) = solver.find();
+        if let Some(p) = &p {
+            check(&instance, p)?;
+            format::write(&mut out, p, args.format)?;
+        }
+        (u64::from(p.is_some()), status)
+    };
+    let stats = *solver.stats();
+    if args.stats {
+        eprintln!("{stats}");
+    }
+    match status {
+        Status::NodeLimit | Status::TimeLimit => {
+            out.flush()?;
+            anyhow::bail!(
+                "gave up: the {} limit was reached after {found} completion(s) ({})",
+                if status == Status::NodeLimit {
+                    "node"
+                } else {
+                    "time"
+                },
+                stats
+            );
+        }
+        Status::Exhausted if found == 0 && !args.count => {
+            writeln!(out, "no completion ({})", effort(&stats))?;
+            out.flush()?;
+            // "None" is an answer, not an error: stdout says so, the exit code lets scripts test it.
+            std::process::exit(1);
+        }
+        _ => out.flush().or_else(ignore_broken_pipe),
+    }
+}
+
+/// The proof effort in the words of the "no completion" line.
+fn effort(stats: &Stats) -> String {
+    format!(
+        "proved in {} nodes, {} failures, {:.3} ms",
+        stats.nodes,
+        stats.failures,
+        stats.time.as_secs_f64() * 1e3
+    )
+}
+
+/// Every completion is checked before it is printed: a wrong one would be a bug, not an answer.
+fn check(instance: &Instance, p: &nqueens::Placement) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        instance.admits(p),
+        "internal error: the solver produced {:?}, which does not complete the instance",
+        p.cols()
+    );
+    Ok(())
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
+fn ignore_broken_pipe(e: io::Error) -> anyhow::Result<()> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(e).context("cannot write the output")
+    }
 }

@@ -1,10 +1,156 @@
-//! `nqueens find`.
+//! `nqueens find`: one solution for any N, by construction (default), at random, or the
+//! lexicographically first one.
+
+use std::io::{self, BufWriter, Write};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use rand::RngCore;
+
+use nqueens::format::{self, Format};
+use nqueens::large::{self, construction, first, min_conflicts};
+use nqueens::Placement;
+
+/// The largest N drawn as a board: a 1000 x 1000 board is already 2 MB of dots.
+const MAX_BOARD: usize = 1000;
+/// The largest N drawn as an SVG picture.
+const MAX_SVG: usize = 200;
+/// The largest N written as JSON, which holds the whole placement in memory first.
+const MAX_JSON: usize = 10_000_000;
 
 /// Arguments of `nqueens find`.
 #[derive(clap::Args)]
-pub struct Args {}
+#[command(after_help = "\
+Methods:
+  (default)  explicit construction: the same solution every time, any N up to 4294967295,
+             streamed row by row in constant memory
+  --random   min-conflicts local search: a random solution, N up to 4294967295 (4.5 bytes of
+             memory per queen); the same --seed gives the same solution on every machine
+  --first    the lexicographically first solution by backtracking, N up to 64; can take
+             very long for some N, hence --time-limit
+
+Exit status: 0 a solution was printed; 1 no solution exists (N = 2 or 3) or --first ran out of
+time; 2 bad input (N = 0, N too large for the method or the format, bad flags).")]
+pub struct Args {
+    /// Board size N.
+    n: u64,
+    /// A random solution by min-conflicts local search instead of the fixed construction.
+    #[arg(long, conflicts_with = "first")]
+    random: bool,
+    /// Seed for --random; without it a fresh seed is drawn and printed on stderr as `seed: S`.
+    #[arg(long, requires = "random")]
+    seed: Option<u64>,
+    /// The lexicographically first solution (what backtracking prints first).
+    #[arg(long)]
+    first: bool,
+    /// Seconds --first may search before giving up (exit 1).
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 60.0,
+        requires = "first",
+        allow_negative_numbers = true
+    )]
+    time_limit: f64,
+    /// Output format (board up to N=1000, svg up to N=200, json up to N=10^7).
+    #[arg(long, value_enum, default_value_t = Format::Perm)]
+    format: Format,
+}
 
 /// Runs `nqueens find`.
-pub fn run(_args: Args) -> anyhow::Result<()> {
-    anyhow::bail!("`find` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let n = check_n(&args)?;
+    if matches!(n, 2 | 3) {
+        bail!("no solution exists for N={n}: N queens fit on an N x N board only for N = 1 and N >= 4");
+    }
+    check_format(n, args.format)?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = if args.first {
+        if args.time_limit.is_nan() || args.time_limit <= 0.0 {
+            return Err(super::bad_input(format!(
+                "--time-limit {}: expected a positive number of seconds",
+                args.time_limit
+            )));
+        }
+        // A limit too far away to represent is no limit.
+        let deadline = Duration::try_from_secs_f64(args.time_limit)
+            .ok()
+            .and_then(|limit| Instant::now().checked_add(limit));
+        let placement = match large::first(n, deadline) {
+            Ok(p) => p.context("backtracking found no solution")?,
+            Err(timeout) => bail!(
+                "--first found no solution for N={n} within {} s ({} queens placed); \
+                 without --first a solution comes at once",
+                args.time_limit,
+                timeout.nodes
+            ),
+        };
+        write_placement(&mut out, &placement, args.format)
+    } else if args.random {
+        let seed = args.seed.unwrap_or_else(|| {
+            let seed = rand::rngs::OsRng.next_u64();
+            eprintln!("seed: {seed}");
+            seed
+        });
+        let placement = large::min_conflicts(n, seed).context("min-conflicts found no solution")?;
+        write_placement(&mut out, &placement, args.format)
+    } else {
+        let construction =
+            large::Construction::new(n).context("the construction has no solution")?;
+        match args.format {
+            Format::Perm => large::write_perm(&mut out, construction.cols()),
+            other => format::write(&mut out, &construction.placement(), other),
+        }
+    };
+    match written.and_then(|()| out.flush()) {
+        // A reader that stops early (`| head`) is not an error of ours.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write the solution"),
+    }
+}
+
+/// N as a `usize`, within the limits of the chosen method.
+fn check_n(args: &Args) -> anyhow::Result<usize> {
+    if args.n == 0 {
+        return Err(super::bad_input("N must be at least 1"));
+    }
+    let (max, method) = if args.first {
+        (first::MAX_N, "--first (backtracking)")
+    } else if args.random {
+        (min_conflicts::MAX_N, "--random")
+    } else {
+        (construction::MAX_N, "the construction")
+    };
+    match usize::try_from(args.n) {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(super::bad_input(format!(
+            "N={} is too large for {method}: at most {max}",
+            args.n
+        ))),
+    }
+}
+
+/// Refuses formats that would be unreadably large for N.
+fn check_format(n: usize, format: Format) -> anyhow::Result<()> {
+    let (max, why) = match format {
+        Format::Perm => return Ok(()),
+        Format::Board => (MAX_BOARD, "a board has N x N cells"),
+        Format::Svg => (MAX_SVG, "the picture has N x N squares"),
+        Format::Json => (MAX_JSON, "JSON is built in memory"),
+    };
+    if n > max {
+        let name = format!("{format:?}").to_lowercase();
+        return Err(super::bad_input(format!(
+            "--format {name} is limited to N <= {max} ({why}); use --format perm for N={n}"
+        )));
+    }
+    Ok(())
+}
+
+/// Writes a computed placement: `perm` through the fast streaming writer, the rest as usual.
+fn write_placement(out: &mut impl Write, placement: &Placement, format: Format) -> io::Result<()> {
+    match format {
+        Format::Perm => large::write_perm(out, placement.cols().iter().copied()),
+        other => format::write(out, placement, other),
+    }
 }

@@ -1,1 +1,36 @@
-//! A small propagation solver for N-Queens, with fixed queens and blocked squares.
+//! A small propagation solver for N-Queens, with given queens and blocked squares.
+//!
+//! Constraint programming splits a search problem into a *model* (variables, their domains,
+//! constraints) and a generic *search* (choose, propagate, back up). For N-Queens the model is
+//! one variable per row whose value is the queen's column, and three all-different constraints:
+//! on the columns, on the `\` diagonals and on the `/` diagonals.
+//!
+//! - [`domain`](self) keeps which squares each row can still take, with an `O(n)` place and undo;
+//! - [`propagate`](self) applies forward checking, singletons and hidden singles;
+//! - [`Solver`] searches: first-fail row order, middle-out value order, restarts;
+//! - [`Instance`] is what is given: queens that must stay and squares that are blocked.
+//!
+//! Completion (are these queens part of a solution?) is NP-complete, and a standard CP
+//! benchmark; counters that only enumerate cannot answer it.
+//!
+//! ```
+//! use nqueens::cp::{Instance, Options, Solver};
+//! let inst = Instance::parse("8\nq 1 4\nx 2 6\n").unwrap();
+//! let mut solver = Solver::new(&inst, Options::default());
+//! let (found, _) = solver.find();
+//! let p = found.expect("8 queens with one given at row 1, column 4");
+//! assert!(inst.admits(&p));
+//! ```
+
+mod domain;
+mod instance;
+mod propagate;
+mod search;
+mod stats;
+
+pub use instance::{Instance, InstanceError, ParseError, MAX_N};
+pub use search::{Options, Solver, Status};
+pub use stats::Stats;
+
+#[cfg(test)]
+mod tests;

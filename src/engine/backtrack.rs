@@ -1,16 +1,165 @@
-//! Placeholder for the Backtrack strategy.
+//! The Backtrack strategy: bitboard search below canonical border constellations.
+//!
+//! The task list is every canonical [`Constellation`] for `n`
+//! (split further by pre-placing a queen for large `n`, see [`tasks`](mod@super::tasks)); a task's
+//! count is the number of completions times the size of the constellation's orbit. For the rare
+//! constellations that some symmetry maps onto themselves, each completion is built as a full
+//! placement and checked against those symmetries, to know the size of its own class for the
+//! unique count.
 
+use super::kernel;
+use super::tasks::{self, Constellation, Frame, Start, Task};
 use super::{EngineError, Strategy, Tally, TaskSet};
 
+/// The version of the Backtrack task list; bump it whenever the list for some `n` changes.
+pub const VERSION: u32 = 1;
+
+/// The largest board the Backtrack strategy counts: one bit per column in a `u32`.
+pub const MAX_N: usize = 32;
+
 /// The task list of the Backtrack strategy.
+///
+/// ```
+/// use nqueens::engine::{backtrack::BacktrackTasks, TaskSet, Tally};
+/// let tasks = BacktrackTasks::new(8).unwrap();
+/// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+/// assert_eq!((sum.total, sum.unique()), (92, 12));
+/// ```
 pub struct BacktrackTasks {
     n: usize,
+    constellations: Vec<Setup>,
+    tasks: Vec<Task>,
+}
+
+/// What every task of one constellation shares.
+struct Setup {
+    constellation: Constellation,
+    frame: Frame,
+    /// Size of the orbit: the multiplier of every count below this constellation.
+    weight: u64,
+    /// Symmetries other than the identity that fix the constellation.
+    stabiliser: Vec<usize>,
 }
 
 impl BacktrackTasks {
-    /// The task list for `n`.
+    /// The task list for `n` (1 to [`MAX_N`]).
     pub fn new(n: usize) -> Result<Self, EngineError> {
-        Ok(BacktrackTasks { n })
+        if n == 0 || n > MAX_N {
+            return Err(EngineError::OutOfRange {
+                strategy: Strategy::Backtrack,
+                n,
+                max: MAX_N,
+                why: "a row is one 32-bit word",
+            });
+        }
+        let depth = tasks::split_depth(n);
+        let mut constellations = Vec::new();
+        let mut list = Vec::new();
+        for (index, constellation) in tasks::constellations(n).into_iter().enumerate() {
+            let frame = Frame::new(n, &constellation);
+            let stabiliser: Vec<usize> = constellation
+                .stabiliser(n)
+                .into_iter()
+                .filter(|&g| g != 0)
+                .collect();
+            let weight = (tasks::SYMMETRIES / (stabiliser.len() + 1)) as u64;
+            for (_, prefix) in tasks::prefixes(&frame, depth) {
+                list.push(Task {
+                    constellation: index as u32,
+                    depth: depth.min(frame.levels) as u8,
+                    prefix,
+                });
+            }
+            constellations.push(Setup {
+                constellation,
+                frame,
+                weight,
+                stabiliser,
+            });
+        }
+        Ok(BacktrackTasks {
+            n,
+            constellations,
+            tasks: list,
+        })
+    }
+
+    /// Task `index` as laid out for the kernel: its frame, the state after its prefix, its weight.
+    pub fn prepare(&self, index: usize) -> (&Frame, Start, u64) {
+        let task = self.tasks[index];
+        let setup = &self.constellations[task.constellation as usize];
+        let mut start = Start::default();
+        for &col in &task.prefix[..task.depth as usize] {
+            start = start.place(&setup.frame, 1 << col);
+        }
+        (&setup.frame, start, setup.weight)
+    }
+
+    /// The constellation task `index` searches below.
+    pub fn constellation(&self, index: usize) -> Constellation {
+        self.constellations[self.tasks[index].constellation as usize].constellation
+    }
+
+    /// The number of canonical constellations (tasks before any further split).
+    pub fn constellation_count(&self) -> usize {
+        self.constellations.len()
+    }
+
+    /// Counts a task whose constellation has symmetries: every completion is built and each of
+    /// the constellation's symmetries tried on it.
+    fn count_symmetric(&self, index: usize) -> Tally {
+        let n = self.n;
+        let task = self.tasks[index];
+        let setup = &self.constellations[task.constellation as usize];
+        let (frame, start, _) = self.prepare(index);
+        let mut board = vec![0u32; n];
+        for (r, c) in setup.constellation.cells(n) {
+            board[r] = c as u32;
+        }
+        let mut placed: Vec<u32> = task.prefix[..task.depth as usize]
+            .iter()
+            .map(|&c| c as u32)
+            .collect();
+        let mut tally = Tally::default();
+        visit(frame, start, &mut placed, &mut |cols: &[u32]| {
+            for (level, &c) in cols.iter().enumerate() {
+                board[frame.row[level] as usize] = c;
+            }
+            let fixed = 1 + setup
+                .stabiliser
+                .iter()
+                .filter(|&&g| is_fixed_by(&board, g))
+                .count() as u128;
+            tally.total += setup.weight as u128;
+            tally.unique8 += setup.weight as u128 * fixed;
+        });
+        tally
+    }
+}
+
+/// `true` if symmetry `g` maps the full placement `board` onto itself.
+fn is_fixed_by(board: &[u32], g: usize) -> bool {
+    let n = board.len();
+    board.iter().enumerate().all(|(r, &c)| {
+        let (r2, c2) = tasks::transform(g, n, r, c as usize);
+        board[r2] as usize == c2
+    })
+}
+
+/// Calls `found` with the columns of every level of each completion of `start` (the levels
+/// before `start.level` are taken from `placed`, which the caller fills with the prefix).
+fn visit(frame: &Frame, start: Start, placed: &mut Vec<u32>, found: &mut dyn FnMut(&[u32])) {
+    if start.level == frame.levels {
+        found(placed);
+        return;
+    }
+    let mut open = start.open(frame);
+    while open != 0 {
+        let q = open & open.wrapping_neg();
+        open ^= q;
+        placed.push(q.trailing_zeros());
+        visit(frame, start.place(frame, q), placed, found);
+        placed.pop();
     }
 }
 
@@ -22,12 +171,26 @@ impl TaskSet for BacktrackTasks {
         Strategy::Backtrack
     }
     fn version(&self) -> u32 {
-        0
+        VERSION
     }
     fn len(&self) -> usize {
-        unimplemented!()
+        self.tasks.len()
     }
-    fn count(&self, _index: usize) -> Tally {
-        unimplemented!()
+    fn count(&self, index: usize) -> Tally {
+        let setup = &self.constellations[self.tasks[index].constellation as usize];
+        if setup.stabiliser.is_empty() {
+            let (frame, start, weight) = self.prepare(index);
+            let found = kernel::count(frame, start) as u128;
+            Tally {
+                total: found * weight as u128,
+                unique8: found * 8,
+            }
+        } else {
+            self.count_symmetric(index)
+        }
+    }
+    fn memory_bytes(&self, threads: usize) -> u64 {
+        // One kernel stack per thread; the task list itself is not counted.
+        (threads * std::mem::size_of::<[(u32, u32, u32, u32); 32]>()) as u64
     }
 }

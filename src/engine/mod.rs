@@ -5,12 +5,24 @@
 //! tasks, a checkpoint records finished tasks, a shard is a slice of the list. Two strategies
 //! produce task lists: [`Strategy::Backtrack`] (bitboard search below pre-placed queens) and
 //! [`Strategy::Join`] (half-boards joined on their diagonals).
+//!
+//! - [`tasks`](mod@tasks): the Backtrack split, canonical border constellations with symmetry weights.
+//! - [`kernel`]: the hot loop that counts one task.
+//! - [`backtrack`]: the Backtrack task list, tying the two together.
+//! - [`run`]: counts task indices on a pool of threads, reporting each finished task.
+//! - [`checkpoint`]: an append-only journal of finished tasks, to resume a stopped count.
+//! - [`shard`]: slices of the list for many machines, and their merge.
 
 use std::ops::AddAssign;
 
 pub mod backtrack;
+pub mod checkpoint;
 pub mod join;
+pub mod kernel;
+pub mod run;
+pub mod shard;
 pub mod symmetric;
+pub mod tasks;
 
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
 ///

@@ -9,7 +9,11 @@ pub fn published() -> Vec<(usize, u128, u128)> {
         .filter(|l| !l.starts_with('#') && !l.starts_with('n'))
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            (f[0].parse().unwrap(), f[1].parse().unwrap(), f[2].parse().unwrap())
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+            )
         })
         .collect()
 }

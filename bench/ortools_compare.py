@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Our `nqueens complete` against Google OR-Tools' CP solver, on the same instances.
+
+Run from the repository root after `cargo build --release`:
+
+    pip install ortools
+    python3 bench/ortools_compare.py            # about a minute
+    python3 bench/ortools_compare.py --quick    # smaller sets, no N=10000
+
+Every instance is written as a list-form file (`N`, then `q row col` / `x row col`), solved by
+`target/release/nqueens complete FILE --stats`, and built as the OR-Tools model of the reference
+document: one variable per row, AllDifferent on q[i], q[i]+i, q[i]-i, given queens as
+`q[r] == c`, blocked squares removed from the domains. Times are search times as each solver
+reports them (ours: the `time` of --stats; OR-Tools: from NewSearch to the answer), so process
+start and model building are left out on both sides. Both must agree on every answer.
+"""
+
+import argparse
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from ortools.constraint_solver import pywrapcp
+
+
+def ortools(n, given=(), blocked=(), count=False, first_fail=True, limit_s=None):
+    """Solves with OR-Tools CP; returns (answer, seconds): answer is a count, or True/False."""
+    s = pywrapcp.Solver("nqueens")
+    q = [s.IntVar(0, n - 1, f"q{i}") for i in range(n)]
+    s.Add(s.AllDifferent(q))
+    s.Add(s.AllDifferent([q[i] + i for i in range(n)]))
+    s.Add(s.AllDifferent([q[i] - i for i in range(n)]))
+    for r, c in given:
+        s.Add(q[r] == c)
+    for r, c in blocked:
+        q[r].RemoveValue(c)
+    var = s.CHOOSE_MIN_SIZE_LOWEST_MIN if first_fail else s.CHOOSE_FIRST_UNBOUND
+    db = s.Phase(q, var, s.ASSIGN_MIN_VALUE)
+    monitors = [s.TimeLimit(int(limit_s * 1000))] if limit_s else []
+    start = time.perf_counter()
+    s.NewSearch(db, monitors)
+    found = 0
+    while s.NextSolution():
+        found += 1
+        if not count:
+            break
+    s.EndSearch()
+    elapsed = time.perf_counter() - start
+    if limit_s and elapsed >= limit_s:
+        return None, elapsed
+    return (found if count else found > 0), elapsed
+
+
+def ours(binary, tmp, n, given=(), blocked=(), count=False):
+    """Solves with `nqueens complete`; returns (answer, seconds) as `ortools` does."""
+    path = os.path.join(tmp, "instance.txt")
+    with open(path, "w") as f:
+        f.write(f"{n}\n")
+        f.writelines(f"q {r + 1} {c + 1}\n" for r, c in given)
+        f.writelines(f"x {r + 1} {c + 1}\n" for r, c in blocked)
+    args = [binary, "complete", path, "--stats", "--format", "perm"]
+    if count:
+        args.append("--count")
+    run = subprocess.run(args, capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        sys.exit(f"nqueens failed: {run.stderr}")
+    ms = float(re.search(r"time ([\d.]+) ms", run.stderr).group(1))
+    if count:
+        return int(run.stdout), ms / 1e3
+    return run.returncode == 0, ms / 1e3
+
+
+def random_solution(n, rng):
+    """A random solution by min-conflicts from a random permutation."""
+    while True:
+        cols = list(range(n))
+        rng.shuffle(cols)
+        cnt_d, cnt_a = [0] * (2 * n), [0] * (2 * n)
+        for r, c in enumerate(cols):
+            cnt_d[r - c + n] += 1
+            cnt_a[r + c] += 1
+
+        def conflicts(r, c):
+            return cnt_d[r - c + n] + cnt_a[r + c]
+
+        for _ in range(50 * n):
+            bad = [r for r in range(n) if conflicts(r, cols[r]) > 2]
+            if not bad:
+                return cols
+            # Swap a conflicted row's column with the row that lowers conflicts most.
+            r = rng.choice(bad)
+            best, best_s = None, None
+            for s in rng.sample(range(n), min(n, 32)):
+                if s == r:
+                    continue
+                before = conflicts(r, cols[r]) + conflicts(s, cols[s])
+                for a, b in ((r, cols[r]), (s, cols[s])):
+                    cnt_d[a - b + n] -= 1
+                    cnt_a[a + b] -= 1
+                after = (cnt_d[r - cols[s] + n] + cnt_a[r + cols[s]]
+                         + cnt_d[s - cols[r] + n] + cnt_a[s + cols[r]])
+                for a, b in ((r, cols[r]), (s, cols[s])):
+                    cnt_d[a - b + n] += 1
+                    cnt_a[a + b] += 1
+                if best_s is None or after - before < best_s:
+                    best, best_s = s, after - before
+            for a, b in ((r, cols[r]), (best, cols[best])):
+                cnt_d[a - b + n] -= 1
+                cnt_a[a + b] -= 1
+            cols[r], cols[best] = cols[best], cols[r]
+            for a, b in ((r, cols[r]), (best, cols[best])):
+                cnt_d[a - b + n] += 1
+                cnt_a[a + b] += 1
+
+
+def completion_instances(n, k, rng):
+    """`k` instances of size n, each with a third to a half of the queens given: half keep
+    random rows of a random solution (always solvable), half are queens dropped greedily on
+    random squares that no earlier one attacks (mostly not solvable)."""
+    out = []
+    for i in range(k):
+        want = rng.randint(n // 3, n // 2)
+        if i % 2 == 0:
+            sol = random_solution(n, rng)
+            out.append([(r, sol[r]) for r in rng.sample(range(n), want)])
+            continue
+        given = []
+        squares = [(r, c) for r in range(n) for c in range(n)]
+        rng.shuffle(squares)
+        for r, c in squares:
+            if len(given) == want:
+                break
+            if all(r != gr and c != gc and abs(r - gr) != abs(c - gc) for gr, gc in given):
+                given.append((r, c))
+        out.append(given)
+    return out
+
+
+def blocked_instances(n, m, k, rng):
+    """`k` boards of size n with m random blocked squares, every row and column keeping one."""
+    out = []
+    for _ in range(k):
+        squares = [(r, c) for r in range(n) for c in range(n)]
+        rng.shuffle(squares)
+        row_free, col_free = [n] * n, [n] * n
+        blocked = []
+        for r, c in squares:
+            if len(blocked) == m:
+                break
+            if row_free[r] > 1 and col_free[c] > 1:
+                blocked.append((r, c))
+                row_free[r] -= 1
+                col_free[c] -= 1
+        out.append(blocked)
+    return out
+
+
+def ms(seconds):
+    return f"{seconds * 1e3:.2f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nqueens", default="target/release/nqueens")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+    rows = []
+
+    def row(name, a, ta, b, tb):
+        if a != b and b is not None:
+            sys.exit(f"{name}: the solvers disagree ({a} vs {b})")
+        ratio = f"{tb / ta:.0f}x" if ta > 0 and b is not None else "-"
+        rows.append((name, str(a), ms(ta), ms(tb) if b is not None else "gave up", ratio))
+        print(f"{name}: ours {ms(ta)}, OR-Tools {ms(tb)}", file=sys.stderr)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        a, ta = ours(args.nqueens, tmp, 13, count=True)
+        b, tb = ortools(13, count=True, first_fail=False)
+        row("all solutions, N=13", a, ta, b, tb)
+        for n in [1000, 2000] + ([] if args.quick else [10000]):
+            a, ta = ours(args.nqueens, tmp, n)
+            b, tb = ortools(n, limit_s=120)
+            row(f"one solution, N={n}", a, ta, b, tb)
+
+        k = 10 if args.quick else 40
+        for n in (20, 50, 100):
+            insts = completion_instances(n, k, rng)
+            ta_all, tb_all, sat = [], [], 0
+            for given in insts:
+                a, ta = ours(args.nqueens, tmp, n, given=given)
+                b, tb = ortools(n, given=given)
+                if a != b:
+                    sys.exit(f"disagree on {n} {given}")
+                sat += a
+                ta_all.append(ta)
+                tb_all.append(tb)
+            name = f"{k} completions, N={n}, 1/3-1/2 given (mean / max)"
+            rows.append((name, f"{sat} of {k} solvable",
+                         f"{ms(statistics.mean(ta_all))} / {ms(max(ta_all))}",
+                         f"{ms(statistics.mean(tb_all))} / {ms(max(tb_all))}",
+                         f"{sum(tb_all) / sum(ta_all):.0f}x"))
+            print(rows[-1], file=sys.stderr)
+
+        # Near the phase transition (about half solvable), found with `--quick` runs of this
+        # script and a sweep of m: 77% of the squares for N=30, 82% for N=40.
+        for n, pct, limit in ((30, 77, None), (40, 82, 10.0)):
+            m = n * n * pct // 100
+            count = k if limit is None else k // 4
+            insts = blocked_instances(n, m, count, rng)
+            ta_all, tb_all, sat, gave_up = [], [], 0, 0
+            for blocked in insts:
+                a, ta = ours(args.nqueens, tmp, n, blocked=blocked)
+                b, tb = ortools(n, blocked=blocked, limit_s=limit)
+                if b is None:
+                    gave_up += 1
+                elif a != b:
+                    sys.exit(f"disagree on {n} blocked")
+                sat += a
+                ta_all.append(ta)
+                tb_all.append(tb)
+            name = f"{count} boards N={n}, {m} blocked ({pct}%) (mean / max)"
+            theirs = f"{ms(statistics.mean(tb_all))} / {ms(max(tb_all))}"
+            if gave_up:
+                theirs = f">= {theirs} ({gave_up} stopped at {limit:.0f} s)"
+            rows.append((name, f"{sat} of {count} solvable",
+                         f"{ms(statistics.mean(ta_all))} / {ms(max(ta_all))}",
+                         theirs,
+                         f"{'>= ' if gave_up else ''}{sum(tb_all) / sum(ta_all):.0f}x"))
+            print(rows[-1], file=sys.stderr)
+
+    print("| instance | answer | nqueens | OR-Tools CP | OR-Tools / nqueens |")
+    print("|---|---|---|---|---|")
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+//! Benchmarks of the propagation solver: enumeration (the `n <= 64` word board), one solution
+//! for a large board (the counter board), and completing half of a solution.
+//!
+//! `cargo bench --bench cp`. The comparison with OR-Tools is `bench/ortools_compare.py`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use nqueens::cp::{Instance, Options, Solver};
+
+fn count(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cp/count");
+    group.sample_size(10);
+    for n in [8, 10, 12] {
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+            b.iter(|| Solver::new(&Instance::new(n), Options::default()).count())
+        });
+    }
+    group.finish();
+}
+
+fn find(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cp/find");
+    group.sample_size(10);
+    for n in [100, 1000, 2000] {
+        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
+            b.iter(|| Solver::new(&Instance::new(n), Options::default()).find())
+        });
+    }
+    group.finish();
+}
+
+fn complete(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cp/complete_half");
+    for n in [20, 50, 100] {
+        let solution = Solver::new(&Instance::new(n), Options::default())
+            .find()
+            .0
+            .expect("a solution exists for n >= 4");
+        let mut inst = Instance::new(n);
+        // Every other row of a solution, reflected so the search does not just replay itself.
+        for (r, &col) in solution.cols().iter().enumerate().step_by(2) {
+            inst.fix(r, n - 1 - col as usize)
+                .expect("a reflected solution is a solution");
+        }
+        group.bench_with_input(BenchmarkId::from_parameter(n), &inst, |b, inst| {
+            b.iter(|| Solver::new(inst, Options::default()).find())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, count, find, complete);
+criterion_main!(benches);

@@ -1,0 +1,86 @@
+//! `swap`: a permutation rearranged in place, with diagonal flags.
+//!
+//! Start from the permutation `0, 1, ..., n-1`. For row `r`, swap each of the columns not yet
+//! used (those in positions `r..n`) into position `r`, try it, and swap it back. Columns can
+//! then never repeat, so only the two diagonals need flags, and the loop for a row runs over
+//! the `n - r` unused columns instead of all `n`.
+
+use std::ops::ControlFlow;
+
+use crate::Placement;
+
+/// Counts the solutions for `n`.
+///
+/// ```
+/// assert_eq!(nqueens::algo::swap::count(8), 92);
+/// ```
+pub fn count(n: usize) -> u64 {
+    let mut total = 0;
+    let _ = for_each_solution(n, &mut |_| {
+        total += 1;
+        ControlFlow::Continue(())
+    });
+    total
+}
+
+/// Calls `visit` with every solution for `n`, in the order the swaps produce them.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// let mut count = 0;
+/// let _ = nqueens::algo::swap::for_each_solution(5, &mut |p| {
+///     assert!(p.is_solution());
+///     count += 1;
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(count, 10);
+/// ```
+pub fn for_each_solution(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let mut board = Swaps {
+        perm: (0..n as u32).collect(),
+        diagonal: vec![false; 2 * n - 1],
+        anti_diagonal: vec![false; 2 * n - 1],
+    };
+    board.place(0, visit)
+}
+
+struct Swaps {
+    /// Rows `0..r` hold the placed columns, positions `r..n` the unused ones.
+    perm: Vec<u32>,
+    diagonal: Vec<bool>,
+    anti_diagonal: Vec<bool>,
+}
+
+impl Swaps {
+    fn place(
+        &mut self,
+        row: usize,
+        visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let n = self.perm.len();
+        if row == n {
+            return visit(&Placement::new(self.perm.clone()));
+        }
+        for i in row..n {
+            self.perm.swap(row, i);
+            let col = self.perm[row] as usize;
+            let (d, a) = (row + n - 1 - col, row + col);
+            let flow = if self.diagonal[d] || self.anti_diagonal[a] {
+                ControlFlow::Continue(())
+            } else {
+                self.diagonal[d] = true;
+                self.anti_diagonal[a] = true;
+                let flow = self.place(row + 1, visit);
+                self.diagonal[d] = false;
+                self.anti_diagonal[a] = false;
+                flow
+            };
+            self.perm.swap(row, i);
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+}

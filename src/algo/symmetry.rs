@@ -1,0 +1,199 @@
+//! `symmetry`: the bitboard search that finds one solution per symmetry class.
+//!
+//! The 8 symmetries of the board (4 rotations, each with or without a mirror) turn a solution
+//! into solutions; the distinct images form its class, of size 8, 4 (symmetric under a half
+//! turn) or 2 (under a quarter turn). This rung looks only for the canonical solution of each
+//! class, the smallest of its images read row by row, and adds the class size to the total:
+//! one search gives both the total and the unique count.
+//!
+//! Two cuts keep the search small. The canonical solution is no larger in row 0 than its
+//! mirror image, so its first queen stands in the left half (middle column included). And the
+//! first entries of the rotated and transposed images are the distances of the queens on the
+//! other three edges from their corners, so every edge queen must be at least as far from its
+//! corners as the first queen: the edge columns are closed near the top and bottom, and the
+//! last row is closed near its corners. What survives is checked against its 7 other images.
+
+use std::cmp::Ordering;
+use std::ops::ControlFlow;
+
+use super::bitboard::Masks;
+use super::Counts;
+use crate::Placement;
+
+/// Counts all and unique solutions for `n`.
+///
+/// ```
+/// let c = nqueens::algo::symmetry::count(8);
+/// assert_eq!((c.total, c.unique), (92, Some(12)));
+/// ```
+pub fn count(n: usize) -> Counts {
+    let (mut total, mut unique) = (0, 0);
+    let _ = for_each_canonical(n, &mut |_, size| {
+        total += size;
+        unique += 1;
+        ControlFlow::Continue(())
+    });
+    Counts {
+        total,
+        unique: Some(unique),
+    }
+}
+
+/// Calls `visit` with every solution for `n`: each canonical solution, then the rest of its class.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// let mut count = 0;
+/// let _ = nqueens::algo::symmetry::for_each_solution(8, &mut |p| {
+///     assert!(p.is_solution());
+///     count += 1;
+///     ControlFlow::Continue(())
+/// });
+/// assert_eq!(count, 92);
+/// ```
+pub fn for_each_solution(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for_each_canonical(n, &mut |cols, _| {
+        let mut class = Placement::new(cols.to_vec())
+            .images()
+            .expect("a solution is a permutation");
+        class.sort();
+        for (i, p) in class.iter().enumerate() {
+            if i == 0 || class[i - 1] != *p {
+                visit(p)?;
+            }
+        }
+        ControlFlow::Continue(())
+    })
+}
+
+/// Calls `visit` with the columns of every canonical solution for `n` and the size of its class.
+pub fn for_each_canonical(
+    n: usize,
+    visit: &mut dyn FnMut(&[u32], u64) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for first in 0..=(n as u32 - 1) / 2 {
+        let mut search = Search {
+            n,
+            first,
+            cols: vec![first],
+            inverse: vec![0; n],
+            visit,
+        };
+        search.descend(Masks::new(n).place(1 << first))?;
+    }
+    ControlFlow::Continue(())
+}
+
+struct Search<'a> {
+    n: usize,
+    /// The column of the first queen: the distance every edge queen must keep from corners.
+    first: u32,
+    cols: Vec<u32>,
+    /// Scratch space for the leaf check: the row of the queen in each column.
+    inverse: Vec<u32>,
+    visit: &'a mut dyn FnMut(&[u32], u64) -> ControlFlow<()>,
+}
+
+impl Search<'_> {
+    fn descend(&mut self, masks: Masks) -> ControlFlow<()> {
+        let row = self.cols.len();
+        if row == self.n {
+            return match class_size_if_canonical(&self.cols, &mut self.inverse) {
+                Some(size) => (self.visit)(&self.cols, size),
+                None => ControlFlow::Continue(()),
+            };
+        }
+        let mut free = masks.free() & !closed_squares(self.n, self.first, row);
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            self.cols.push(bit.trailing_zeros());
+            let flow = self.descend(masks.place(bit));
+            self.cols.pop();
+            flow?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// The squares of `row` (below row 0) that no canonical solution whose first queen stands in
+/// column `first` can use: an edge queen there would be closer to a corner than `first`.
+pub(crate) fn closed_squares(n: usize, first: u32, row: usize) -> u64 {
+    let (k, last) = (first as usize, n - 1);
+    let mut closed = 0;
+    if row < k || row > last - k {
+        closed |= 1 | 1 << last;
+    }
+    if row == last && k > 0 {
+        // Columns 0..k and n-k..n of the last row.
+        let low = (1u64 << k) - 1;
+        closed |= low | low << (n - k);
+    }
+    closed
+}
+
+/// If `cols` (a solution) is the smallest of its 8 images, the size of its class; else `None`.
+///
+/// Each image is read entry by entry without being built, and the comparison with `cols` stops
+/// at the first difference, so most non-canonical solutions are rejected after a step or two.
+/// `inverse` is scratch space of length `n`.
+pub(crate) fn class_size_if_canonical(cols: &[u32], inverse: &mut [u32]) -> Option<u64> {
+    let n = cols.len();
+    let m = n as u32 - 1;
+    for (r, &c) in cols.iter().enumerate() {
+        inverse[c as usize] = r as u32;
+    }
+    let inv = &*inverse;
+    // Entry x of each image other than the identity (see `Symmetry::apply`).
+    let images: [&dyn Fn(usize) -> u32; 7] = [
+        &|x| m - cols[x],         // mirror columns
+        &|x| cols[n - 1 - x],     // mirror rows
+        &|x| m - cols[n - 1 - x], // half turn
+        &|x| inv[x],              // transpose
+        &|x| m - inv[x],          // quarter turn clockwise
+        &|x| inv[n - 1 - x],      // quarter turn counter-clockwise
+        &|x| m - inv[n - 1 - x],  // anti-transpose
+    ];
+    let mut fixed = 1;
+    for image in images {
+        match (0..n).map(|x| image(x).cmp(&cols[x])).find(|o| o.is_ne()) {
+            Some(Ordering::Less) => return None,
+            Some(_) => {}
+            None => fixed += 1,
+        }
+    }
+    Some(8 / fixed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn leaf_check_agrees_with_placement() {
+        for n in 1..=8 {
+            let _ = crate::algo::backtracking::for_each_solution(n, &mut |p| {
+                let want = p.is_canonical().then(|| p.class_size().unwrap() as u64);
+                assert_eq!(class_size_if_canonical(p.cols(), &mut vec![0; n]), want);
+                ControlFlow::Continue(())
+            });
+        }
+    }
+
+    #[test]
+    fn closed_squares_never_hold_a_canonical_queen() {
+        for n in 1..=9 {
+            let _ = crate::algo::backtracking::for_each_solution(n, &mut |p| {
+                if p.is_canonical() {
+                    for (row, &c) in p.cols().iter().enumerate().skip(1) {
+                        assert_eq!(closed_squares(n, p.cols()[0], row) >> c & 1, 0, "{p:?}");
+                    }
+                }
+                ControlFlow::Continue(())
+            });
+        }
+    }
+}

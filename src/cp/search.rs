@@ -1,0 +1,423 @@
+//! Search: choose a row, try its squares one by one, propagate, back up on failure.
+//!
+//! - **Variable order, first fail**: the unassigned row with the fewest squares left, because
+//!   it is the most likely to fail and failing early prunes the most. Ties go to the row closest
+//!   to the centre (centre queens attack the most squares), then to a seeded random key.
+//! - **Value order, middle out**: squares nearest the centre column first.
+//! - **Explicit stack**: one [`Frame`] per decision holds the row, how far its squares have been
+//!   tried, and the trail mark to undo to. No recursion, so depth is bounded only by `n`.
+//! - **Restarts** (finding one completion only): after a growing number of failures (the Luby
+//!   sequence: 1 1 2 1 1 2 4 ...) the search starts over with new random tie-breaking. A run
+//!   that went wrong early is abandoned instead of explored to the end; the budget keeps
+//!   growing, so an instance without completion is still proved so.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::domain::{Bits64, Board, General};
+use super::instance::Instance;
+use super::stats::Stats;
+use crate::Placement;
+
+/// Limits and choices of a search.
+///
+/// ```
+/// use std::time::Duration;
+/// let options = nqueens::cp::Options {
+///     node_limit: Some(1_000_000),
+///     time_limit: Some(Duration::from_secs(10)),
+///     ..Default::default()
+/// };
+/// assert_eq!(options.seed, 0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Stop after this many nodes (decisions).
+    pub node_limit: Option<u64>,
+    /// Stop after this much time.
+    pub time_limit: Option<Duration>,
+    /// Seed of the random tie-breaking: the same seed gives the same search.
+    pub seed: u64,
+    /// Restart with new tie-breaking when a search to find one completion drags on.
+    pub restarts: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            node_limit: None,
+            time_limit: None,
+            seed: 0,
+            restarts: true,
+        }
+    }
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Every completion was seen: a count or a "no completion" is proved.
+    Exhausted,
+    /// The caller asked to stop (for example after the first completion).
+    Stopped,
+    /// The node limit was reached first.
+    NodeLimit,
+    /// The time limit was reached first.
+    TimeLimit,
+}
+
+/// Failures allowed in the first run before a restart; later runs get Luby multiples.
+const RESTART_BASE: u64 = 64;
+
+/// How often (in nodes) the clock is read: often enough to stop on time, rarely enough to cost
+/// nothing.
+const CLOCK_EVERY: u64 = 1024;
+
+/// One decision on the stack: a row, the index of the next square to try in the middle-out
+/// order, and the trail mark before its queen.
+struct Frame {
+    row: u32,
+    next: u32,
+    mark: usize,
+}
+
+/// Why one run of the search loop ended.
+enum End {
+    Done(Status),
+    Restart,
+}
+
+/// A propagation solver for one instance.
+///
+/// Boards up to 64 wide use one machine word per domain; larger ones use counters (see the
+/// [`domain`](super::domain) module). Both run the same search.
+///
+/// ```
+/// use nqueens::cp::{Instance, Options, Solver, Status};
+/// let mut inst = Instance::new(8);
+/// inst.fix(0, 0).unwrap();
+/// let mut solver = Solver::new(&inst, Options::default());
+/// let (found, status) = solver.find();
+/// assert_eq!(status, Status::Stopped);
+/// assert!(inst.admits(&found.unwrap()));
+/// assert_eq!(solver.count(), (4, Status::Exhausted));
+/// ```
+pub struct Solver {
+    search: Box<dyn Engine>,
+}
+
+/// The search over either board, behind one object so that [`Solver`] needs no type parameter.
+trait Engine {
+    fn find(&mut self) -> (Option<Placement>, Status);
+    fn each(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status;
+    fn stats(&self) -> &Stats;
+}
+
+impl Solver {
+    /// A solver for `instance`, with the given queens placed and propagated.
+    ///
+    /// ```
+    /// let solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(8), Default::default());
+    /// assert_eq!(solver.stats().nodes, 0);
+    /// ```
+    pub fn new(instance: &Instance, options: Options) -> Self {
+        let n = instance.n();
+        let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
+        let search: Box<dyn Engine> = if n <= Bits64::MAX_N {
+            Box::new(Search::new(Bits64::new(n, blocked), instance, options))
+        } else {
+            Box::new(Search::new(General::new(n, blocked), instance, options))
+        };
+        Solver { search }
+    }
+
+    /// The statistics so far, summed over every search this solver ran.
+    ///
+    /// ```
+    /// let mut solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(4), Default::default());
+    /// solver.count();
+    /// assert_eq!(solver.stats().solutions, 2);
+    /// ```
+    pub fn stats(&self) -> &Stats {
+        self.search.stats()
+    }
+
+    /// Finds one completion, restarting with new tie-breaking if [`Options::restarts`] is set.
+    /// `(Some(p), Stopped)` when found, `(None, Exhausted)` when there is none.
+    ///
+    /// ```
+    /// let mut solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(3), Default::default());
+    /// assert_eq!(solver.find(), (None, nqueens::cp::Status::Exhausted));
+    /// ```
+    pub fn find(&mut self) -> (Option<Placement>, Status) {
+        self.search.find()
+    }
+
+    /// Calls `visit` with every completion, in search order, until it breaks.
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// let mut solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(5), Default::default());
+    /// let mut all = Vec::new();
+    /// solver.for_each(|p| { all.push(p.clone()); ControlFlow::Continue(()) });
+    /// assert_eq!(all.len(), 10);
+    /// ```
+    pub fn for_each(&mut self, mut visit: impl FnMut(&Placement) -> ControlFlow<()>) -> Status {
+        self.search
+            .each(&mut |cols| visit(&Placement::new(cols.to_vec())))
+    }
+
+    /// Counts the completions.
+    ///
+    /// ```
+    /// let mut solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(8), Default::default());
+    /// assert_eq!(solver.count(), (92, nqueens::cp::Status::Exhausted));
+    /// ```
+    pub fn count(&mut self) -> (u64, Status) {
+        let mut count = 0;
+        let status = self.search.each(&mut |_| {
+            count += 1;
+            ControlFlow::Continue(())
+        });
+        (count, status)
+    }
+}
+
+#[cfg(test)]
+impl Solver {
+    /// A solver on the counter board even for small `n`, so tests can hold the two boards to
+    /// each other.
+    pub(crate) fn with_general_board(instance: &Instance, options: Options) -> Self {
+        let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
+        let board = General::new(instance.n(), blocked);
+        Solver {
+            search: Box::new(Search::new(board, instance, options)),
+        }
+    }
+}
+
+/// The search state over one board.
+struct Search<B> {
+    dom: B,
+    /// `false` when the given queens and blocked squares already leave no completion.
+    root_ok: bool,
+    /// Trail mark after the given queens and root propagation: every search starts here.
+    root: usize,
+    /// Columns in middle-out order.
+    values: Vec<u32>,
+    /// Tie-breaking key of each row (smaller is chosen first).
+    key: Vec<u64>,
+    frames: Vec<Frame>,
+    options: Options,
+    rng: ChaCha8Rng,
+    stats: Stats,
+    /// Where the current call must stop: a node count and a moment, from the options.
+    node_cap: Option<u64>,
+    deadline: Option<Instant>,
+}
+
+impl<B: Board> Engine for Search<B> {
+    fn find(&mut self) -> (Option<Placement>, Status) {
+        self.begin();
+        let mut found = None;
+        let mut visit = |cols: &[u32]| {
+            found = Some(Placement::new(cols.to_vec()));
+            ControlFlow::Break(())
+        };
+        let status = if self.options.restarts {
+            let mut run = 1;
+            loop {
+                let budget = RESTART_BASE * luby(run);
+                match self.run(&mut visit, Some(budget)) {
+                    End::Done(status) => break status,
+                    End::Restart => {
+                        run += 1;
+                        self.stats.restarts += 1;
+                        self.shuffle_ties();
+                    }
+                }
+            }
+        } else {
+            self.run_to_end(&mut visit)
+        };
+        (found, status)
+    }
+
+    fn each(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status {
+        self.begin();
+        self.run_to_end(visit)
+    }
+
+    fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
+impl<B: Board> Search<B> {
+    /// A search on `dom` (empty but for blocked squares), with the given queens placed and
+    /// propagated.
+    fn new(mut dom: B, instance: &Instance, options: Options) -> Self {
+        let n = instance.n();
+        let started = Instant::now();
+        let mut stats = Stats::default();
+        // An instance is valid by construction: its queens attack no other and stand on no
+        // blocked square, so each given square is still available when its turn comes.
+        for (r, c) in instance.fixed() {
+            dom.place(r, c);
+        }
+        let root_ok = dom.propagate(&mut stats);
+        let mut values: Vec<u32> = (0..n as u32).collect();
+        values.sort_by_key(|&c| (2 * c as i64 - (n as i64 - 1)).abs());
+        let mut search = Search {
+            root: dom.mark(),
+            dom,
+            root_ok,
+            values,
+            key: Vec::new(),
+            frames: Vec::new(),
+            options,
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            stats,
+            node_cap: None,
+            deadline: None,
+        };
+        search.shuffle_ties();
+        search.stats.time = started.elapsed();
+        search
+    }
+
+    /// Starts the limits of [`Options`] counting from now.
+    fn begin(&mut self) {
+        self.node_cap = self.options.node_limit.map(|l| self.stats.nodes + l);
+        self.deadline = self.options.time_limit.map(|t| Instant::now() + t);
+    }
+
+    fn run_to_end(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status {
+        match self.run(visit, None) {
+            End::Done(status) => status,
+            End::Restart => unreachable!("no failure budget, no restart"),
+        }
+    }
+
+    /// New random tie-breaking keys: centre distance first, random bits below it.
+    fn shuffle_ties(&mut self) {
+        let n = self.dom.n() as u64;
+        let rng = &mut self.rng;
+        self.key = (0..n)
+            .map(|r| (2 * r).abs_diff(n - 1) << 32 | rng.gen::<u32>() as u64)
+            .collect();
+    }
+
+    /// The unassigned row with the smallest domain (ties by key), or `None` if all are placed.
+    fn choose_row(&self) -> Option<usize> {
+        self.dom
+            .unassigned()
+            .iter()
+            .map(|&r| r as usize)
+            .min_by_key(|&r| (self.dom.size(r), self.key[r]))
+    }
+
+    /// The search loop, from the root. `failure_budget` ends it with a restart.
+    fn run(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        failure_budget: Option<u64>,
+    ) -> End {
+        let started = Instant::now();
+        let end = self.run_inner(visit, failure_budget);
+        self.stats.time += started.elapsed();
+        end
+    }
+
+    fn run_inner(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        failure_budget: Option<u64>,
+    ) -> End {
+        self.dom.undo_to(self.root);
+        self.frames.clear();
+        if !self.root_ok {
+            return End::Done(Status::Exhausted);
+        }
+        let failure_limit = failure_budget.map(|b| self.stats.failures + b);
+        let (node_cap, deadline) = (self.node_cap, self.deadline);
+        loop {
+            // Here the board is consistent: every propagation of the queens so far succeeded.
+            match self.choose_row() {
+                None => {
+                    self.stats.solutions += 1;
+                    if visit(self.dom.queens()).is_break() {
+                        return End::Done(Status::Stopped);
+                    }
+                }
+                Some(row) => self.frames.push(Frame {
+                    row: row as u32,
+                    next: 0,
+                    mark: self.dom.mark(),
+                }),
+            }
+            // Try the next square of the deepest row that has one left, backing up as needed.
+            loop {
+                let Some(frame) = self.frames.last_mut() else {
+                    return End::Done(Status::Exhausted);
+                };
+                self.dom.undo_to(frame.mark);
+                let row = frame.row as usize;
+                let tried = frame.next as usize;
+                let Some(offset) = self.values[tried..]
+                    .iter()
+                    .position(|&c| self.dom.available(row, c as usize))
+                else {
+                    self.frames.pop();
+                    continue;
+                };
+                frame.next = (tried + offset + 1) as u32;
+                if node_cap.is_some_and(|cap| self.stats.nodes >= cap) {
+                    return End::Done(Status::NodeLimit);
+                }
+                if self.stats.nodes % CLOCK_EVERY == 0
+                    && deadline.is_some_and(|d| Instant::now() >= d)
+                {
+                    return End::Done(Status::TimeLimit);
+                }
+                if failure_limit.is_some_and(|limit| self.stats.failures >= limit) {
+                    return End::Restart;
+                }
+                self.stats.nodes += 1;
+                self.dom.place(row, self.values[tried + offset] as usize);
+                if self.dom.propagate(&mut self.stats) {
+                    break;
+                }
+                self.stats.failures += 1;
+            }
+        }
+    }
+}
+
+/// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ..., `i` from 1: restart budgets that waste
+/// at most a logarithmic factor against the best fixed budget.
+fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1 << (k - 1)) - 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::luby;
+
+    #[test]
+    fn luby_sequence() {
+        let seq: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(seq, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}

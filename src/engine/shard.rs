@@ -1,0 +1,331 @@
+//! Shards: one count split over many machines, then added up.
+//!
+//! Shard `I/K` (1-based) counts the tasks whose index `i` has `i % K == I - 1`. Interleaving
+//! balances the shards: neighbouring tasks are of similar size, so every shard gets a fair share
+//! of large and small ones. Each shard writes a [`ShardResult`]; [`merge`] checks that the
+//! results belong to the same count, cover every shard exactly once and are undamaged, then
+//! adds them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Strategy, Tally, TaskSet};
+
+/// Slice `index` of `count` of a task list (`1 <= index <= count`).
+///
+/// ```
+/// use nqueens::engine::shard::Slice;
+/// let s: Slice = "2/3".parse().unwrap();
+/// assert_eq!(s.indices(7).collect::<Vec<_>>(), vec![1, 4]);
+/// assert_eq!(s.to_string(), "2/3");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slice {
+    /// Which slice, from 1.
+    pub index: usize,
+    /// How many slices.
+    pub count: usize,
+}
+
+impl Slice {
+    /// The whole list.
+    pub const ALL: Slice = Slice { index: 1, count: 1 };
+
+    /// `true` if task `task` belongs to this slice.
+    pub fn contains(&self, task: usize) -> bool {
+        task % self.count == self.index - 1
+    }
+
+    /// The task indices of this slice of a list of `len` tasks.
+    pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> {
+        (self.index - 1..len).step_by(self.count)
+    }
+}
+
+impl fmt::Display for Slice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl FromStr for Slice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Slice, String> {
+        let bad = || format!("{s:?} is not a shard (expected I/K with 1 <= I <= K, e.g. 3/8)");
+        let (i, k) = s.split_once('/').ok_or_else(bad)?;
+        let index = i.trim().parse().map_err(|_| bad())?;
+        let count = k.trim().parse().map_err(|_| bad())?;
+        if index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Slice { index, count })
+    }
+}
+
+/// The result file of one shard.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardResult {
+    /// Always `"nqueens-shard"`, so other JSON files are recognised as such.
+    pub format: String,
+    /// Board size.
+    pub n: usize,
+    /// Strategy of the task list.
+    pub strategy: Strategy,
+    /// Version of the task list.
+    pub task_list_version: u32,
+    /// Number of tasks in the whole list.
+    pub tasks: usize,
+    /// Which shard, from 1.
+    pub shard: usize,
+    /// How many shards.
+    pub shards: usize,
+    /// Tasks counted in this shard.
+    pub tasks_counted: usize,
+    /// Solutions in this shard.
+    pub total: u128,
+    /// Eight times this shard's share of the unique count.
+    pub unique8: u128,
+    /// Seconds spent counting this shard (over all runs, if it was resumed, only the last).
+    pub seconds: f64,
+    /// The machine that counted it.
+    pub hostname: String,
+    /// The version of `nqueens` that counted it.
+    pub engine: String,
+    /// CRC-32 (hex) of every field above except `seconds` and `hostname`.
+    pub checksum: String,
+}
+
+/// The most shards a count can be split into.
+pub const MAX_SHARDS: usize = 1 << 24;
+
+/// The value of [`ShardResult::format`].
+pub const FORMAT: &str = "nqueens-shard";
+
+impl ShardResult {
+    /// The result of counting `slice` of `tasks` to `tally`.
+    pub fn new(
+        tasks: &dyn TaskSet,
+        slice: Slice,
+        tally: Tally,
+        seconds: f64,
+        hostname: String,
+    ) -> ShardResult {
+        let mut r = ShardResult {
+            format: FORMAT.to_string(),
+            n: tasks.n(),
+            strategy: tasks.strategy(),
+            task_list_version: tasks.version(),
+            tasks: tasks.len(),
+            shard: slice.index,
+            shards: slice.count,
+            tasks_counted: slice.indices(tasks.len()).count(),
+            total: tally.total,
+            unique8: tally.unique8,
+            seconds,
+            hostname,
+            engine: env!("CARGO_PKG_VERSION").to_string(),
+            checksum: String::new(),
+        };
+        r.checksum = r.expected_checksum();
+        r
+    }
+
+    /// The checksum the fields call for.
+    pub fn expected_checksum(&self) -> String {
+        let body = format!(
+            "{}|{}|{:?}|{}|{}|{}|{}|{}|{}|{}|{}",
+            self.format,
+            self.n,
+            self.strategy,
+            self.task_list_version,
+            self.tasks,
+            self.shard,
+            self.shards,
+            self.tasks_counted,
+            self.total,
+            self.unique8,
+            self.engine
+        );
+        format!("{:08x}", crc32fast::hash(body.as_bytes()))
+    }
+
+    /// What this shard counted.
+    pub fn tally(&self) -> Tally {
+        Tally {
+            total: self.total,
+            unique8: self.unique8,
+        }
+    }
+}
+
+/// Why shard results cannot be added up.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum MergeError {
+    /// No results were given.
+    #[error("no shard results to merge")]
+    Empty,
+    /// A result's checksum does not match its content.
+    #[error("{file}: corrupted (checksum {found}, content says {expected})")]
+    Corrupt {
+        /// The file.
+        file: String,
+        /// The checksum in the file.
+        found: String,
+        /// The checksum of the content.
+        expected: String,
+    },
+    /// A result is internally inconsistent.
+    #[error("{file}: {why}")]
+    Invalid {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// Two results belong to different counts or split the list differently.
+    #[error("{file} does not belong with {first}: {why}")]
+    Mismatch {
+        /// The file that differs.
+        file: String,
+        /// The first file.
+        first: String,
+        /// What differs.
+        why: String,
+    },
+    /// The same shard was given twice.
+    #[error("shard {shard}/{shards} given twice: {first} and {second}")]
+    Duplicate {
+        /// The shard.
+        shard: usize,
+        /// Number of shards.
+        shards: usize,
+        /// One file.
+        first: String,
+        /// The other file.
+        second: String,
+    },
+    /// Some shards are missing.
+    #[error("{} of {shards} shards missing: {}", missing.len(), list(missing))]
+    Missing {
+        /// The missing shard numbers.
+        missing: Vec<usize>,
+        /// Number of shards.
+        shards: usize,
+    },
+}
+
+fn list(missing: &[usize]) -> String {
+    let shown: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
+    let more = if missing.len() > 20 { ", ..." } else { "" };
+    format!("{}{more}", shown.join(", "))
+}
+
+/// Checks that `results` (each with a name for messages) are the complete, undamaged set of
+/// shards of one count, and adds them up.
+///
+/// ```
+/// use nqueens::engine::{shard::{merge, ShardResult, Slice}, tasks, Strategy, TaskSet, Tally};
+/// let set = tasks(8, Strategy::Backtrack).unwrap();
+/// let shard = |i| {
+///     let s = Slice { index: i, count: 2 };
+///     let t: Tally = s.indices(set.len()).map(|t| set.count(t)).sum();
+///     (format!("s{i}.json"), ShardResult::new(set.as_ref(), s, t, 0.0, "here".into()))
+/// };
+/// let sum = merge(&[shard(1), shard(2)]).unwrap();
+/// assert_eq!((sum.total, sum.unique()), (92, 12));
+/// assert!(merge(&[shard(1)]).is_err());
+/// ```
+pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
+    let (first_name, first) = results.first().ok_or(MergeError::Empty)?;
+    let mut seen: Vec<Option<&str>> = vec![None; first.shards.min(MAX_SHARDS)];
+    let mut sum = Tally::default();
+    for (name, r) in results {
+        let expected = r.expected_checksum();
+        if r.checksum != expected {
+            return Err(MergeError::Corrupt {
+                file: name.clone(),
+                found: r.checksum.clone(),
+                expected,
+            });
+        }
+        let invalid = |why: String| MergeError::Invalid {
+            file: name.clone(),
+            why,
+        };
+        if r.format != FORMAT {
+            return Err(invalid(format!(
+                "not a shard result (format {:?})",
+                r.format
+            )));
+        }
+        if r.shards == 0 || r.shard == 0 || r.shard > r.shards || r.shards > MAX_SHARDS {
+            return Err(invalid(format!(
+                "shard {}/{} does not exist",
+                r.shard, r.shards
+            )));
+        }
+        let slice = Slice {
+            index: r.shard,
+            count: r.shards,
+        };
+        let owed = slice.indices(r.tasks).count();
+        if r.tasks_counted != owed {
+            return Err(invalid(format!(
+                "counted {} tasks, shard {slice} has {owed}",
+                r.tasks_counted
+            )));
+        }
+        let differs = [
+            (r.n != first.n, format!("N={} vs N={}", r.n, first.n)),
+            (
+                r.strategy != first.strategy,
+                format!("strategy {:?} vs {:?}", r.strategy, first.strategy),
+            ),
+            (
+                r.task_list_version != first.task_list_version || r.tasks != first.tasks,
+                format!(
+                    "task list version {} ({} tasks) vs {} ({} tasks)",
+                    r.task_list_version, r.tasks, first.task_list_version, first.tasks
+                ),
+            ),
+            (
+                r.shards != first.shards,
+                format!(
+                    "split into {} shards vs {}: the shards overlap",
+                    r.shards, first.shards
+                ),
+            ),
+        ];
+        if let Some((_, why)) = differs.into_iter().find(|(d, _)| *d) {
+            return Err(MergeError::Mismatch {
+                file: name.clone(),
+                first: first_name.clone(),
+                why,
+            });
+        }
+        let slot = &mut seen[r.shard - 1];
+        if let Some(other) = slot {
+            return Err(MergeError::Duplicate {
+                shard: r.shard,
+                shards: r.shards,
+                first: other.to_string(),
+                second: name.clone(),
+            });
+        }
+        *slot = Some(name);
+        sum += r.tally();
+    }
+    let missing: Vec<usize> = (1..=first.shards)
+        .filter(|&i| seen[i - 1].is_none())
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError::Missing {
+            missing,
+            shards: first.shards,
+        });
+    }
+    Ok(sum)
+}

@@ -1,0 +1,268 @@
+//! Checkpoints: killed runs resume to the exact count; damaged files are never trusted.
+mod common;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use assert_cmd::cargo::CommandCargoExt;
+use assert_cmd::Command;
+use predicates::prelude::*;
+use rand::{Rng, SeedableRng};
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+/// Counts `n` with the checkpoint at `path` to the end; returns the CSV line.
+fn finish(n: usize, path: &Path, extra: &[&str]) -> String {
+    let out = nqueens()
+        .args([
+            "count",
+            &n.to_string(),
+            "--format",
+            "csv",
+            "--no-time",
+            "--checkpoint",
+        ])
+        .arg(path)
+        .args(extra)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+fn expected(n: usize) -> String {
+    let (t, u) = common::counts(n);
+    format!("{n},{t},{u},")
+}
+
+fn records(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .count()
+        .saturating_sub(1)
+}
+
+#[test]
+fn killed_at_random_moments_then_resumed_gives_the_exact_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let n = 15;
+    let mut progress = Vec::new();
+    for _ in 0..12 {
+        let mut child = std::process::Command::cargo_bin("nqueens")
+            .unwrap()
+            .args(["count", &n.to_string(), "--no-time", "--checkpoint"])
+            .arg(&path)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(rng.gen_range(5..120)));
+        // SIGKILL: no chance to clean up, as in a crash.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if path.exists() {
+            progress.push(records(&path));
+        }
+    }
+    let tasks = nqueens::engine::tasks(n, nqueens::engine::Strategy::Backtrack)
+        .unwrap()
+        .len();
+    assert!(
+        progress.iter().any(|&r| r > 0 && r < tasks),
+        "some kill came in the middle of the run: {progress:?}"
+    );
+    assert_eq!(finish(n, &path, &[]), expected(n));
+}
+
+#[test]
+fn a_finished_checkpoint_answers_without_counting_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    assert_eq!(finish(12, &path, &[]), expected(12));
+    nqueens()
+        .args([
+            "count",
+            "12",
+            "--no-time",
+            "--format",
+            "csv",
+            "--checkpoint",
+        ])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(expected(12)))
+        .stderr(predicate::str::contains("730 of 730 tasks already counted"));
+}
+
+#[test]
+fn a_torn_last_record_is_dropped_and_recounted() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    finish(11, &path, &[]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    // Cut the file in the middle of its last line, as a crash during a write would.
+    std::fs::write(&path, &text[..text.len() - 5]).unwrap();
+    nqueens()
+        .args([
+            "count",
+            "11",
+            "--no-time",
+            "--format",
+            "csv",
+            "--checkpoint",
+        ])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(expected(11)))
+        .stderr(predicate::str::contains("torn"));
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap().lines().count(),
+        text.lines().count()
+    );
+}
+
+#[test]
+fn a_damaged_record_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    finish(10, &path, &[]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    // Change one count digit of a middle record, keeping its old checksum.
+    let line = &mut lines[5];
+    let space = line.find(' ').unwrap();
+    let digit = line.as_bytes()[space + 1];
+    let changed = if digit == b'9' {
+        '1'
+    } else {
+        (digit + 1) as char
+    };
+    line.replace_range(space + 1..space + 2, &changed.to_string());
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("corrupted at line 6"));
+}
+
+#[test]
+fn a_checkpoint_of_another_count_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    finish(9, &path, &[]);
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("belongs to another count"));
+    let out = dir.path().join("s.json");
+    nqueens()
+        .args(["count", "9", "--shard", "1/2", "--out"])
+        .arg(&out)
+        .arg("--checkpoint")
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("shard=1/2"));
+}
+
+#[test]
+fn a_file_that_is_not_a_checkpoint_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("notes.txt");
+    std::fs::write(&path, "shopping list\nmilk\n").unwrap();
+    nqueens()
+        .args(["count", "8", "--checkpoint"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("corrupted at line 1"));
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "shopping list\nmilk\n"
+    );
+}
+
+#[test]
+fn shards_resume_from_their_own_checkpoints() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let ck = dir.path().join(format!("s{i}.ck"));
+        let out = dir.path().join(format!("s{i}.json"));
+        for _ in 0..2 {
+            nqueens()
+                .args(["count", "12", "--shard", &format!("{i}/3"), "--out"])
+                .arg(&out)
+                .arg("--checkpoint")
+                .arg(&ck)
+                .assert()
+                .success();
+        }
+        files.push(out);
+    }
+    nqueens()
+        .arg("merge")
+        .args(&files)
+        .args(["--format", "csv", "--no-time"])
+        .assert()
+        .success()
+        .stdout(format!("n,total,unique,seconds\n{}\n", expected(12)));
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_cleanly_and_says_how_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ck");
+    let child = std::process::Command::cargo_bin("nqueens")
+        .unwrap()
+        .args(["count", "17", "--threads", "1", "--checkpoint"])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the run has started recording, then interrupt it as Ctrl-C would.
+    for _ in 0..200 {
+        if path.exists() && records(&path) > 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(
+        err.contains("run the same command again to resume"),
+        "{err}"
+    );
+    let n = records(&path);
+    assert!(err.contains(&format!("{n} of ")), "{err} ({n} records)");
+}

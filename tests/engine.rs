@@ -1,0 +1,201 @@
+//! The counting engine against the published counts and against slow, obvious oracles.
+mod common;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use nqueens::engine::backtrack::BacktrackTasks;
+use nqueens::engine::tasks::{self, constellations, prefixes, transform, Constellation, Frame};
+use nqueens::engine::{kernel, run, Strategy, Tally, TaskSet};
+use proptest::prelude::*;
+
+/// Every solution for `n`, by plain row-by-row backtracking over a column array.
+fn solutions(n: usize) -> Vec<Vec<u32>> {
+    fn go(n: usize, cols: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        let r = cols.len();
+        if r == n {
+            out.push(cols.clone());
+            return;
+        }
+        for c in 0..n as u32 {
+            let safe = cols
+                .iter()
+                .enumerate()
+                .all(|(r2, &c2)| c2 != c && (r - r2) as i64 != (c as i64 - c2 as i64).abs());
+            if safe {
+                cols.push(c);
+                go(n, cols, out);
+                cols.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(n, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The number of the eight symmetries that map `s` onto itself.
+fn symmetries_fixing(s: &[u32]) -> u128 {
+    let n = s.len();
+    (0..tasks::SYMMETRIES)
+        .filter(|&g| {
+            s.iter().enumerate().all(|(r, &c)| {
+                let (r2, c2) = transform(g, n, r, c as usize);
+                s[r2] as usize == c2
+            })
+        })
+        .count() as u128
+}
+
+fn sum(set: &dyn TaskSet, threads: usize) -> Tally {
+    let all: Vec<usize> = (0..set.len()).collect();
+    let out = run::count(set, &all, threads, &AtomicBool::new(false), &|_, _| Ok(())).unwrap();
+    assert!(!out.stopped);
+    out.tally
+}
+
+#[test]
+fn counts_match_published_up_to_15() {
+    for n in 1..=15 {
+        let t = sum(&BacktrackTasks::new(n).unwrap(), 2);
+        assert_eq!((t.total, t.unique()), common::counts(n), "N={n}");
+        assert_eq!(t.unique8 % 8, 0, "N={n}: the unique count is whole");
+    }
+}
+
+#[test]
+fn counts_match_published_16() {
+    let t = sum(&BacktrackTasks::new(16).unwrap(), 2);
+    assert_eq!((t.total, t.unique()), common::counts(16));
+}
+
+// About 10 s of CPU on one core: run with `cargo test --test engine -- --ignored`.
+#[test]
+#[ignore]
+fn counts_match_published_17() {
+    let t = sum(&BacktrackTasks::new(17).unwrap(), 2);
+    assert_eq!((t.total, t.unique()), common::counts(17));
+}
+
+#[test]
+fn agrees_with_the_oracle_up_to_12() {
+    for n in 1..=12 {
+        let all = solutions(n);
+        let unique8: u128 = all.iter().map(|s| symmetries_fixing(s)).sum();
+        let t = sum(&BacktrackTasks::new(n).unwrap(), 1);
+        assert_eq!(t.total, all.len() as u128, "N={n}");
+        assert_eq!(t.unique8, unique8, "N={n}");
+    }
+}
+
+#[test]
+fn one_and_two_threads_agree() {
+    for n in [10, 13] {
+        let set = BacktrackTasks::new(n).unwrap();
+        assert_eq!(sum(&set, 1), sum(&set, 2), "N={n}");
+    }
+}
+
+#[test]
+fn task_list_is_deterministic() {
+    for n in [8, 13, 21] {
+        let a = BacktrackTasks::new(n).unwrap();
+        let b = BacktrackTasks::new(n).unwrap();
+        assert_eq!(a.len(), b.len());
+        for i in 0..a.len() {
+            assert_eq!(a.constellation(i), b.constellation(i));
+            let ((fa, sa, wa), (fb, sb, wb)) = (a.prepare(i), b.prepare(i));
+            assert_eq!(
+                (fa.allowed, fa.shift, sa, wa),
+                (fb.allowed, fb.shift, sb, wb)
+            );
+        }
+    }
+    // The list is the constellations in their fixed order, so its size is fixed too.
+    assert_eq!(constellations(8), constellations(8));
+}
+
+#[test]
+fn every_task_has_the_weight_of_its_class() {
+    for n in 4..=10 {
+        let set = BacktrackTasks::new(n).unwrap();
+        let mut by_class: HashMap<Constellation, Tally> = HashMap::new();
+        for i in 0..set.len() {
+            *by_class.entry(set.constellation(i)).or_default() += set.count(i);
+        }
+        let all = solutions(n);
+        for (c, tally) in by_class {
+            let orbit: Vec<Constellation> = (0..8).map(|g| c.transformed(g, n)).collect();
+            let members: Vec<&Vec<u32>> = all
+                .iter()
+                .filter(|s| orbit.contains(&Constellation::of(s)))
+                .collect();
+            assert_eq!(tally.total, members.len() as u128, "N={n} class {c:?}");
+            let unique8: u128 = members.iter().map(|s| symmetries_fixing(s)).sum();
+            assert_eq!(tally.unique8, unique8, "N={n} class {c:?}");
+        }
+    }
+}
+
+#[test]
+fn every_solution_class_is_covered_once() {
+    for n in 4..=10 {
+        let reps = constellations(n);
+        for s in solutions(n) {
+            let c = Constellation::of(&s);
+            let hits = reps
+                .iter()
+                .filter(|r| (0..8).any(|g| r.transformed(g, n) == c))
+                .count();
+            assert_eq!(hits, 1, "N={n} solution {s:?}");
+        }
+    }
+}
+
+#[test]
+fn prefixes_split_a_constellation_exactly() {
+    for n in [9, 12] {
+        for c in constellations(n) {
+            let f = Frame::new(n, &c);
+            let whole = kernel::count(&f, Default::default());
+            for depth in 1..=2 {
+                let parts: u64 = prefixes(&f, depth)
+                    .into_iter()
+                    .map(|(start, _)| kernel::count(&f, start))
+                    .sum();
+                assert_eq!(parts, whole, "N={n} {c:?} depth {depth}");
+            }
+        }
+    }
+}
+
+#[test]
+fn node_counting_kernel_counts_the_same() {
+    for c in constellations(11) {
+        let f = Frame::new(11, &c);
+        let counted = kernel::count_with_nodes(&f, Default::default());
+        assert_eq!(counted.solutions, kernel::count(&f, Default::default()));
+        assert!(counted.nodes > 0 || counted.solutions <= 1);
+    }
+}
+
+#[test]
+fn out_of_range_is_an_error() {
+    assert!(nqueens::engine::tasks(0, Strategy::Backtrack).is_err());
+    assert!(nqueens::engine::tasks(33, Strategy::Backtrack).is_err());
+    assert!(nqueens::engine::tasks(32, Strategy::Backtrack).is_ok());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// The kernel's count of one task equals the number of solutions (found by brute force) that
+    /// have the task's border queens.
+    #[test]
+    fn kernel_counts_what_brute_force_finds(n in 5usize..=10, pick in any::<prop::sample::Index>()) {
+        let reps = constellations(n);
+        let c = reps[pick.index(reps.len())];
+        let f = Frame::new(n, &c);
+        let want = solutions(n).iter().filter(|s| Constellation::of(s) == c).count() as u64;
+        prop_assert_eq!(kernel::count(&f, Default::default()), want);
+    }
+}
