@@ -119,3 +119,18 @@ fn preferred_for_large_boards_only() {
     assert!(preferred(18));
     assert!(!preferred(MAX_N + 1));
 }
+
+#[test]
+fn agrees_with_the_backtracking_engine() {
+    for n in 1..=15 {
+        let backtrack = nqueens::engine::tasks(n, Strategy::Backtrack).unwrap();
+        let expected: Tally = (0..backtrack.len())
+            .into_par_iter()
+            .map(|i| backtrack.count(i))
+            .sum();
+        let join = JoinTasks::new(n).unwrap();
+        let got: Tally = tallies(&join).into_iter().sum();
+        assert_eq!(got.total, expected.total, "total for n={n}");
+        assert_eq!(got.unique(), expected.unique(), "unique for n={n}");
+    }
+}
