@@ -54,7 +54,11 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let sizes = if sizes.is_empty() { vec![14, 15, 16] } else { sizes };
+    let sizes = if sizes.is_empty() {
+        vec![14, 15, 16]
+    } else {
+        sizes
+    };
     let measured_max: usize = std::env::var("NQ_BITBOARD_MAX")
         .ok()
         .and_then(|s| s.parse().ok())
@@ -77,13 +81,22 @@ fn main() {
                 bitboard_times.push((m - 1, seconds(|| bitboard(m - 1)).1));
                 bitboard_times.push((m, seconds(|| bitboard(m)).1));
             }
-            let t = |k: usize| bitboard_times.iter().find(|&&(j, _)| j == k).map(|&(_, t)| t);
+            let t = |k: usize| {
+                bitboard_times
+                    .iter()
+                    .find(|&&(j, _)| j == k)
+                    .map(|&(_, t)| t)
+            };
             let (a, b) = (t(m - 1).expect("measured"), t(m).expect("measured"));
             let est = b * (b / a).powi((n - m) as i32);
             bitboard_times.push((n, est));
             format!("~{est:.1} s (x{:.2}/N from {m})", b / a)
         };
-        let bb_t = bitboard_times.iter().find(|&&(j, _)| j == n).map(|&(_, t)| t).expect("timed");
+        let bb_t = bitboard_times
+            .iter()
+            .find(|&&(j, _)| j == n)
+            .map(|&(_, t)| t)
+            .expect("timed");
         let (bt, tb) = seconds(|| backtrack(n, 1));
         let (one, t1) = seconds(|| join(n, 1));
         assert_eq!(bt, one, "the strategies disagree");

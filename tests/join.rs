@@ -8,7 +8,10 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 fn tallies(tasks: &JoinTasks) -> Vec<Tally> {
-    (0..tasks.len()).into_par_iter().map(|i| tasks.count(i)).collect()
+    (0..tasks.len())
+        .into_par_iter()
+        .map(|i| tasks.count(i))
+        .collect()
 }
 
 #[test]
@@ -19,7 +22,11 @@ fn totals_and_uniques_match_published_counts() {
         let (total, unique) = common::counts(n);
         assert_eq!(sum.total, total, "total for n={n}");
         assert_eq!(sum.unique(), unique, "unique for n={n}");
-        assert_eq!(sum.unique8 % 8, 0, "Burnside sum for n={n} is a multiple of 8");
+        assert_eq!(
+            sum.unique8 % 8,
+            0,
+            "Burnside sum for n={n} is a multiple of 8"
+        );
     }
 }
 

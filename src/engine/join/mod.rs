@@ -166,7 +166,13 @@ fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
 /// Counts the pairs of a top word from `words` and a bottom word with `bottom_cols` whose
 /// diagonals do not meet.
 #[inline(always)]
-fn join(quarters: &Quarters, shape: &Shape, bottom_cols: u32, middle: Middle, words: &[u64]) -> u64 {
+fn join(
+    quarters: &Quarters,
+    shape: &Shape,
+    bottom_cols: u32,
+    middle: Middle,
+    words: &[u64],
+) -> u64 {
     let sieve = Sieve::build(words, shape.bits());
     let mut found = 0;
     // Inlined, the closure is compiled with the caller's target features (AVX2).

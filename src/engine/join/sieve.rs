@@ -120,8 +120,8 @@ impl Sieve {
                 } else {
                     (1 << block.len()) - 1
                 };
-                for j in 0..bits {
-                    s.rows[base + 1 + j][lane] = m[j];
+                for (row, &bits_j) in s.rows[base + 1..base + 1 + bits].iter_mut().zip(&m) {
+                    row[lane] = bits_j;
                 }
             }
         }
@@ -221,9 +221,9 @@ mod tests {
         }
         let original = m;
         transpose64(&mut m);
-        for k in 0..64 {
-            for i in 0..64 {
-                assert_eq!(original[k] >> i & 1, m[i] >> k & 1, "bit {i} of row {k}");
+        for (k, row) in original.iter().enumerate() {
+            for (i, column) in m.iter().enumerate() {
+                assert_eq!(row >> i & 1, column >> k & 1, "bit {i} of row {k}");
             }
         }
     }
