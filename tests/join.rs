@@ -141,3 +141,14 @@ fn agrees_with_the_backtracking_engine() {
         assert_eq!(got.unique(), expected.unique(), "unique for n={n}");
     }
 }
+
+#[test]
+fn small_chunks_give_the_same_counts() {
+    // Tasks with more top words than the chunk run their bottom half once per chunk.
+    for (n, chunk) in [(11, 7), (12, 64), (14, 300)] {
+        let whole = JoinTasks::new(n).unwrap();
+        let chunked = JoinTasks::with_chunk(n, chunk).unwrap();
+        assert_eq!(tallies(&whole), tallies(&chunked), "n={n} chunk={chunk}");
+        assert!(chunked.memory_bytes(1) < whole.memory_bytes(1), "n={n}");
+    }
+}
