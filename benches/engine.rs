@@ -1,4 +1,5 @@
-//! Speed of the counting engine against a plain bitboard counter, measured in one process.
+//! Speed of the counting engine against the plain bitboard counter of the ladder
+//! (`algo::bitboard`: recursion, no symmetry), measured in one process.
 //!
 //! `cargo bench --bench engine -- [N...]` (default 14 15 16 17 18) prints, for each N, the time
 //! of the plain counter and of the engine on one and two threads, their ratios, nanoseconds per
@@ -7,33 +8,15 @@
 //! skipped above `PLAIN_MAX` (environment, default 17): at N=18 it takes minutes.
 //!
 //! Then it measures the cost of a checkpoint at `CHECKPOINT_N` (default 18): the same count on
-//! two threads with and without every task recorded in a journal, alternated twice.
+//! two threads with and without every task recorded in a journal, and the time spent recording
+//! (`CHECKPOINT_N=0` skips it; `-- --checkpoint-only` skips everything else).
 use std::time::{Duration, Instant};
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use nqueens::engine::checkpoint::{Header, Journal};
 use nqueens::engine::shard::Slice;
 use nqueens::engine::{backtrack::BacktrackTasks, kernel, run, Tally, TaskSet};
-
-/// The textbook bitboard counter: one bit per column, two diagonal masks, recursion, every
-/// solution found by placing the last queen. No symmetry.
-fn plain(n: usize) -> u64 {
-    fn go(full: u32, cols: u32, left: u32, right: u32) -> u64 {
-        if cols == full {
-            return 1;
-        }
-        let mut open = full & !(cols | left | right);
-        let mut found = 0;
-        while open != 0 {
-            let q = open & open.wrapping_neg();
-            open ^= q;
-            found += go(full, cols | q, (left | q) << 1, (right | q) >> 1);
-        }
-        found
-    }
-    go((1u32 << n) - 1, 0, 0, 0)
-}
 
 fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -49,13 +32,41 @@ fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {
     })
 }
 
-fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, Duration) {
+/// CPU seconds this process has used (user + system), from `/proc/self/stat` where there is one.
+/// On a machine shared with other work, CPU time is the fairer measure of single-thread cost.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may contain spaces) start at field 3.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+/// A measurement: the best wall time of some runs, and the CPU time of that run.
+#[derive(Clone, Copy)]
+struct Time {
+    wall: Duration,
+    cpu: Option<f64>,
+}
+
+fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, Time) {
     let mut out = None;
-    let mut best = Duration::MAX;
+    let mut best = Time {
+        wall: Duration::MAX,
+        cpu: None,
+    };
     for _ in 0..runs {
+        let c = cpu_seconds();
         let t = Instant::now();
         let v = f();
-        best = best.min(t.elapsed());
+        let wall = t.elapsed();
+        if wall < best.wall {
+            best = Time {
+                wall,
+                cpu: cpu_seconds().zip(c).map(|(b, a)| b - a),
+            };
+        }
         out = Some(v);
     }
     (out.expect("at least one run"), best)
@@ -66,13 +77,15 @@ fn main() {
         .skip(1)
         .filter_map(|a| a.parse().ok())
         .collect();
-    let sizes = if sizes.is_empty() {
+    let sizes = if std::env::args().any(|a| a == "--checkpoint-only") {
+        Vec::new()
+    } else if sizes.is_empty() {
         vec![14, 15, 16, 17, 18]
     } else {
         sizes
     };
-    println!("| N | plain bitboard | engine 1 thread | speed-up | engine 2 threads | 2 vs 1 | ns/node | nodes/task | tasks |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("| N | plain bitboard | engine, 1 thread | speed-up (wall) | speed-up (CPU) | engine, 2 threads | 2 vs 1 threads | ns/node | nodes/task | tasks |");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     let env = |name: &str, default: usize| {
         std::env::var(name)
             .ok()
@@ -83,16 +96,11 @@ fn main() {
     for n in sizes {
         let runs = if n >= 17 { 1 } else { 3 };
         let tasks = BacktrackTasks::new(n).expect("n in range");
-        let (expected, t_plain) = if n <= plain_max {
-            let (count, t) = best(runs, || plain(n));
-            (Some(count as u128), Some(t))
-        } else {
-            (None, None)
-        };
+        let plain = (n <= plain_max).then(|| best(runs, || nqueens::algo::bitboard::count(n)));
         let (one, t_one) = best(runs, || engine(&tasks, 1));
         let (two, t_two) = best(runs, || engine(&tasks, 2));
-        if let Some(expected) = expected {
-            assert_eq!(one.total, expected);
+        if let Some((expected, _)) = plain {
+            assert_eq!(one.total, u128::from(expected));
         }
         assert_eq!(two, one);
         let (nodes, t_nodes) = best(1, || {
@@ -103,55 +111,77 @@ fn main() {
                 })
                 .sum::<u64>()
         });
-        let s = |d: Duration| format!("{:.3} s", d.as_secs_f64());
-        let (plain_time, speedup) = match t_plain {
-            Some(t) => (
-                s(t),
-                format!("{:.2}x", t.as_secs_f64() / t_one.as_secs_f64()),
+        let show = |t: Time| match t.cpu {
+            Some(cpu) => format!("{:.3} s ({cpu:.2} s CPU)", t.wall.as_secs_f64()),
+            None => format!("{:.3} s", t.wall.as_secs_f64()),
+        };
+        let ratio = |a: f64, b: f64| format!("{:.2}x", a / b);
+        let (plain_time, wall_up, cpu_up) = match plain {
+            Some((_, t)) => (
+                show(t),
+                ratio(t.wall.as_secs_f64(), t_one.wall.as_secs_f64()),
+                t.cpu
+                    .zip(t_one.cpu)
+                    .map_or("-".into(), |(a, b)| ratio(a, b)),
             ),
-            None => ("-".to_string(), "-".to_string()),
+            None => ("-".into(), "-".into(), "-".into()),
         };
         println!(
-            "| {n} | {plain_time} | {} | {speedup} | {} | {:.2}x | {:.2} | {:.0} | {} |",
-            s(t_one),
-            s(t_two),
-            t_one.as_secs_f64() / t_two.as_secs_f64(),
-            t_nodes.as_secs_f64() * 1e9 / nodes as f64,
+            "| {n} | {plain_time} | {} | {wall_up} | {cpu_up} | {} | {} | {:.2} | {:.0} | {} |",
+            show(t_one),
+            show(t_two),
+            ratio(t_one.wall.as_secs_f64(), t_two.wall.as_secs_f64()),
+            t_nodes.wall.as_secs_f64() * 1e9 / nodes as f64,
             nodes as f64 / tasks.len() as f64,
             tasks.len(),
         );
     }
-    checkpoint_overhead(env("CHECKPOINT_N", 18));
+    match env("CHECKPOINT_N", 18) {
+        0 => {}
+        n => checkpoint_overhead(n),
+    }
 }
 
-/// Times a count on two threads with and without a journal, alternating to spread out noise.
+/// Times a count on two threads with and without a journal, and the time spent inside
+/// `Journal::record` (which, unlike the wall times, does not depend on what else the machine
+/// runs).
 fn checkpoint_overhead(n: usize) {
     let tasks = BacktrackTasks::new(n).expect("n in range");
     let all: Vec<usize> = (0..tasks.len()).collect();
     let stop = AtomicBool::new(false);
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let (mut plain_t, mut journal_t) = (Duration::MAX, Duration::MAX);
-    for round in 0..2 {
+    let t = Instant::now();
+    let a = run::count(&tasks, &all, 2, &stop, &|_, _| Ok(())).expect("a run");
+    let without = t.elapsed();
+    let path = dir.path().join("run.ck");
+    let in_record = AtomicU64::new(0);
+    let cpu = cpu_seconds();
+    let t = Instant::now();
+    let (journal, _) =
+        Journal::open(&path, &Header::new(&tasks, Slice::ALL)).expect("a new journal");
+    let b = run::count(&tasks, &all, 2, &stop, &|i, tally| {
         let t = Instant::now();
-        let a = run::count(&tasks, &all, 2, &stop, &|_, _| Ok(())).expect("a run");
-        plain_t = plain_t.min(t.elapsed());
-        let path = dir.path().join(format!("run{round}.ck"));
-        let t = Instant::now();
-        let (journal, _) =
-            Journal::open(&path, &Header::new(&tasks, Slice::ALL)).expect("a new journal");
-        let b = run::count(&tasks, &all, 2, &stop, &|i, tally| {
-            Ok(journal.record(i, tally)?)
-        })
-        .expect("a run");
-        journal.sync().expect("a flush");
-        journal_t = journal_t.min(t.elapsed());
-        assert_eq!(a.tally, b.tally);
-    }
+        journal.record(i, tally)?;
+        in_record.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        Ok(())
+    })
+    .expect("a run");
+    journal.sync().expect("a flush");
+    let with = t.elapsed();
+    let cpu = cpu_seconds().zip(cpu).map(|(b, a)| b - a);
+    assert_eq!(a.tally, b.tally);
+    let recording = in_record.load(Ordering::Relaxed) as f64 / 1e9;
     println!(
-        "\ncheckpoint at N={n} ({} tasks, 2 threads): without {:.3} s, with {:.3} s, overhead {:+.2}%",
+        "\ncheckpoint at N={n} ({} tasks, 2 threads): without {:.3} s, with {:.3} s ({:+.2}%); \
+         {:.3} s inside Journal::record{}",
         tasks.len(),
-        plain_t.as_secs_f64(),
-        journal_t.as_secs_f64(),
-        (journal_t.as_secs_f64() / plain_t.as_secs_f64() - 1.0) * 100.0
+        without.as_secs_f64(),
+        with.as_secs_f64(),
+        (with.as_secs_f64() / without.as_secs_f64() - 1.0) * 100.0,
+        recording,
+        cpu.map_or(String::new(), |c| format!(
+            " = {:.3}% of the {c:.1} s of CPU the run used",
+            recording / c * 100.0
+        )),
     );
 }

@@ -8,6 +8,7 @@ use std::io;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use nqueens::format::Format;
 use nqueens::large;
 
 fn construction(c: &mut Criterion) {
@@ -15,7 +16,10 @@ fn construction(c: &mut Criterion) {
     for n in [100_000usize, 1_000_000] {
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
             let construction = large::Construction::new(n).unwrap();
-            b.iter(|| large::write_perm(io::sink(), black_box(construction).cols()).unwrap());
+            b.iter(|| {
+                let construction = black_box(construction);
+                large::write_streamed(io::sink(), n, construction.cols(), Format::Perm).unwrap()
+            });
         });
     }
     group.finish();

@@ -134,9 +134,11 @@ impl Placement {
     ///
     /// ```
     /// use nqueens::{Placement, placement::{Defect, Line}};
-    /// let p = Placement::from_one_based(&[1, 3, 2]).unwrap();
+    /// let p = Placement::from_one_based(&[3, 1, 2]).unwrap();
     /// match p.verify() {
-    ///     Err(Defect::Attack { line, .. }) => assert_eq!(line, Line::Diagonal),
+    ///     Err(Defect::Attack { first, second, line }) => {
+    ///         assert_eq!((first, second, line), ((1, 0), (2, 1), Line::Diagonal));
+    ///     }
     ///     other => panic!("{other:?}"),
     /// }
     /// ```
@@ -431,5 +433,53 @@ impl Line {
 impl From<Vec<u32>> for Placement {
     fn from(cols: Vec<u32>) -> Self {
         Placement::new(cols)
+    }
+}
+
+/// The perm form: the 1-based column of each row, separated by spaces.
+///
+/// ```
+/// let p = nqueens::Placement::new(vec![1, 3, 0, 2]);
+/// assert_eq!(p.to_string(), "2 4 1 3");
+/// ```
+impl fmt::Display for Placement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.cols.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{}", c + 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a text is not exactly one placement.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(String);
+
+/// Reads exactly one placement in any format [`crate::format::write`] produces.
+///
+/// ```
+/// use nqueens::Placement;
+/// let p: Placement = "2 4 1 3".parse().unwrap();
+/// let q: Placement = ". Q . .\n. . . Q\nQ . . .\n. . Q .\n".parse().unwrap();
+/// assert_eq!(p, q);
+/// assert!("2 4 1 3\n3 1 4 2".parse::<Placement>().is_err());
+/// ```
+impl std::str::FromStr for Placement {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Placement, ParseError> {
+        let mut records = crate::format::Reader::new(s.as_bytes());
+        let first = records
+            .next()
+            .ok_or_else(|| ParseError("no placement in the text".into()))?
+            .map_err(|e| ParseError(e.to_string()))?;
+        match records.next() {
+            None => Ok(first),
+            Some(_) => Err(ParseError("more than one placement in the text".into())),
+        }
     }
 }

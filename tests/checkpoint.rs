@@ -53,23 +53,24 @@ fn records(path: &Path) -> usize {
         .saturating_sub(1)
 }
 
-#[test]
-fn killed_at_random_moments_then_resumed_gives_the_exact_count() {
+/// Kills `nqueens count n --strategy strategy --checkpoint` at random moments, then lets it
+/// finish, and checks the count.
+fn kill_and_resume(n: usize, strategy: &str, seed: u64) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ck");
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
-    let n = 15;
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut progress = Vec::new();
-    for _ in 0..12 {
+    for _ in 0..10 {
         let mut child = std::process::Command::cargo_bin("nqueens")
             .unwrap()
-            .args(["count", &n.to_string(), "--no-time", "--checkpoint"])
+            .args(["count", &n.to_string(), "--strategy", strategy])
+            .args(["--no-time", "--checkpoint"])
             .arg(&path)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(rng.gen_range(5..120)));
+        std::thread::sleep(Duration::from_millis(rng.gen_range(5..150)));
         // SIGKILL: no chance to clean up, as in a crash.
         child.kill().unwrap();
         child.wait().unwrap();
@@ -77,14 +78,28 @@ fn killed_at_random_moments_then_resumed_gives_the_exact_count() {
             progress.push(records(&path));
         }
     }
-    let tasks = nqueens::engine::tasks(n, nqueens::engine::Strategy::Backtrack)
-        .unwrap()
-        .len();
+    let strategy_enum =
+        <nqueens::engine::Strategy as clap::ValueEnum>::from_str(strategy, true).unwrap();
+    let tasks = nqueens::engine::tasks(n, strategy_enum).unwrap().len();
     assert!(
         progress.iter().any(|&r| r > 0 && r < tasks),
-        "some kill came in the middle of the run: {progress:?}"
+        "some kill came in the middle of the {strategy} run: {progress:?} of {tasks}"
     );
-    assert_eq!(finish(n, &path, &[]), expected(n));
+    assert_eq!(
+        finish(n, &path, &["--strategy", strategy]),
+        expected(n),
+        "{strategy}"
+    );
+}
+
+#[test]
+fn killed_at_random_moments_then_resumed_gives_the_exact_count() {
+    kill_and_resume(15, "backtrack", 7);
+}
+
+#[test]
+fn killed_join_runs_resume_too() {
+    kill_and_resume(16, "join", 11);
 }
 
 #[test]
@@ -92,6 +107,9 @@ fn a_finished_checkpoint_answers_without_counting_again() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ck");
     assert_eq!(finish(12, &path, &[]), expected(12));
+    let tasks = nqueens::engine::tasks(12, nqueens::engine::fastest_strategy(12))
+        .unwrap()
+        .len();
     nqueens()
         .args([
             "count",
@@ -105,7 +123,9 @@ fn a_finished_checkpoint_answers_without_counting_again() {
         .assert()
         .success()
         .stdout(predicate::str::contains(expected(12)))
-        .stderr(predicate::str::contains("730 of 730 tasks already counted"));
+        .stderr(predicate::str::contains(format!(
+            "{tasks} of {tasks} tasks already counted"
+        )));
 }
 
 #[test]

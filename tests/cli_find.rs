@@ -1,6 +1,7 @@
 //! `nqueens find` end to end: the real binary, its output read back and checked.
 
 use assert_cmd::Command;
+use nqueens::format::Reader;
 use nqueens::{large, Placement};
 use predicates::prelude::*;
 
@@ -125,16 +126,88 @@ fn bad_input_is_exit_2() {
         "--format board is limited to N <= 1000",
     );
     bad_input(
-        &["201", "--format", "svg"],
-        "--format svg is limited to N <= 200",
-    );
-    bad_input(
-        &["20000000", "--random", "--format", "json"],
-        "--format json is limited",
+        &["801", "--format", "svg"],
+        "--format svg is limited to N <= 800",
     );
     bad_input(&["8", "--first", "--time-limit", "-1"], "--time-limit");
     bad_input(&["8", "--first", "--time-limit", "0"], "--time-limit");
     bad_input(&["x"], "invalid value");
     bad_input(&["8", "--seed", "3"], "--random");
+    bad_input(&["8", "--time-limit", "3"], "--first");
     bad_input(&["8", "--random", "--first"], "cannot be used with");
+}
+
+/// Every placement `find` wrote in `format`, read back by the library's reader.
+fn read_back(args: &[&str]) -> Vec<Placement> {
+    let out = find(args).success().get_output().stdout.clone();
+    Reader::new(&out[..]).map(Result::unwrap).collect()
+}
+
+#[test]
+fn every_format_reads_back_as_the_same_solution() {
+    for format in ["perm", "json", "board", "svg"] {
+        for n in [1, 8, 9, 26] {
+            let s = n.to_string();
+            let constructed = read_back(&[&s, "--format", format]);
+            assert_eq!(constructed, [large::construct(n).unwrap()], "{format} {n}");
+            let random = read_back(&[&s, "--random", "--seed", "3", "--format", format]);
+            assert_eq!(
+                random,
+                [large::min_conflicts(n, 3).unwrap()],
+                "{format} {n}"
+            );
+            let first = read_back(&[&s, "--first", "--format", format]);
+            assert_eq!(
+                first,
+                [large::first(n, None).unwrap().unwrap()],
+                "{format} {n}"
+            );
+        }
+    }
+}
+
+#[test]
+fn large_json_streams_and_reads_back() {
+    let placements = read_back(&["300000", "--format", "json"]);
+    assert_eq!(placements, [large::construct(300_000).unwrap()]);
+}
+
+#[test]
+fn output_piped_into_verify_is_accepted() {
+    for args in [
+        &["200000"][..],
+        &["200000", "--random", "--seed", "1"],
+        &["30", "--format", "board"],
+    ] {
+        let out = find(args).success().get_output().stdout.clone();
+        Command::cargo_bin("nqueens")
+            .unwrap()
+            .args(["verify", "-"])
+            .write_stdin(out)
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with("ok "));
+    }
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_find_quietly() {
+    use assert_cmd::cargo::CommandCargoExt;
+    use std::io::Read;
+    use std::process::Stdio;
+
+    let mut child = std::process::Command::cargo_bin("nqueens")
+        .unwrap()
+        .args(["find", "100000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 8];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // The pipe is closed here, long before 900 MB are written.
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(&head, b"2 4 6 8 ");
+    assert!(output.status.success());
+    assert_eq!(String::from_utf8_lossy(&output.stderr), "");
 }

@@ -66,6 +66,11 @@ fn limit_answers_at_once_for_big_boards() {
         .success()
         .stdout(predicate::function(|s: &str| s.lines().count() == 5))
         .stderr("5 solutions (stopped at --limit 5)\n");
+    nqueens()
+        .args(["solve", "4", "--limit", "2"])
+        .assert()
+        .success()
+        .stderr("2 solutions\n");
 }
 
 #[test]
@@ -93,9 +98,6 @@ fn every_algorithm_lists_the_same_unique_set() {
     let want = sorted(stdout_of(&["solve", "8", "--unique", "--format", "perm"]));
     assert_eq!(want.len(), 12);
     for algo in nqueens::algo::Algo::ALL {
-        if algo == nqueens::algo::Algo::Cp {
-            continue;
-        }
         let got = stdout_of(&[
             "solve",
             "8",

@@ -110,16 +110,16 @@ fn evens_then_odds(n: u32) -> Vec<u32> {
         .collect()
 }
 
+fn perm_line(cols: &[u32]) -> String {
+    let words: Vec<String> = cols.iter().map(|c| c.to_string()).collect();
+    words.join(" ") + "\n"
+}
+
 #[test]
 fn a_million_queens_from_a_file_and_from_stdin() {
     let n = 1_000_000;
     let cols = evens_then_odds(n);
-    let line: String = cols
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-        + "\n";
+    let line = perm_line(&cols);
     let mut file = tempfile::NamedTempFile::new().unwrap();
     file.write_all(line.as_bytes()).unwrap();
     let want = "ok 1000000: 2 4 6 8 10 12 14 16 ... 999995 999997 999999\n";
@@ -134,12 +134,7 @@ fn a_million_queens_from_a_file_and_from_stdin() {
     // Swap two neighbours near the end: a diagonal attack the bitsets must catch and name.
     let mut bad = cols.clone();
     bad.swap(999_990, 999_991);
-    let line: String = bad
-        .iter()
-        .map(|c| c.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-        + "\n";
+    let line = perm_line(&bad);
     let defect = Placement::from_one_based(&bad)
         .unwrap()
         .verify()

@@ -89,6 +89,18 @@ fn agrees_with_the_oracle_up_to_12() {
 }
 
 #[test]
+fn both_strategies_agree_with_the_ladder_up_to_12() {
+    for n in 1..=12 {
+        let ladder = nqueens::algo::symmetry::count(n);
+        for strategy in [Strategy::Backtrack, Strategy::Join] {
+            let t = sum(nqueens::engine::tasks(n, strategy).unwrap().as_ref(), 2);
+            assert_eq!(t.total, ladder.total as u128, "N={n} {strategy:?}");
+            assert_eq!(Some(t.unique() as u64), ladder.unique, "N={n} {strategy:?}");
+        }
+    }
+}
+
+#[test]
 fn one_and_two_threads_agree() {
     for n in [10, 13] {
         let set = BacktrackTasks::new(n).unwrap();
@@ -197,5 +209,37 @@ proptest! {
         let f = Frame::new(n, &c);
         let want = solutions(n).iter().filter(|s| Constellation::of(s) == c).count() as u64;
         prop_assert_eq!(kernel::count(&f, Default::default()), want);
+    }
+}
+
+#[test]
+fn split_tasks_of_large_boards_count_the_same_both_ways() {
+    // From N=20 tasks carry a pre-placed queen; check a few of them, with and without
+    // symmetries, against the kernel run directly on the prepared task.
+    let n = 20;
+    let set = BacktrackTasks::new(n).unwrap();
+    let symmetric = |i: usize| {
+        set.constellation(i)
+            .stabiliser(n)
+            .into_iter()
+            .any(tasks::is_rotation)
+    };
+    let picks: Vec<usize> = (0..set.len())
+        .filter(|&i| symmetric(i))
+        .take(3)
+        .chain((0..set.len()).step_by(set.len() / 3).take(3))
+        .collect();
+    assert!(picks.iter().any(|&i| symmetric(i)) && picks.iter().any(|&i| !symmetric(i)));
+    for i in picks {
+        let (frame, start, weight) = set.prepare(i);
+        assert_eq!(start.level, 1, "task {i} has its first free row pre-placed");
+        let t = set.count(i);
+        assert_eq!(
+            t.total,
+            u128::from(kernel::count(frame, start) * weight),
+            "task {i}"
+        );
+        // Each completion adds `weight` times the number of rotations fixing it (1, 2 or 4).
+        assert!(t.unique8 >= t.total && t.unique8 <= 4 * t.total, "task {i}");
     }
 }

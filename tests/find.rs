@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use nqueens::format::Format;
 use nqueens::large::{self, Construction};
 use nqueens::Placement;
 use proptest::prelude::*;
@@ -62,7 +63,7 @@ fn single_columns_and_the_stream_agree_with_the_placement() {
         }
         assert_eq!(large::construct_col(n, n), None);
         let mut text = Vec::new();
-        large::write_perm(&mut text, c.cols()).unwrap();
+        large::write_streamed(&mut text, n, c.cols(), Format::Perm).unwrap();
         assert_eq!(read_perm(&text), p);
     }
 }

@@ -8,7 +8,10 @@ use rand::SeedableRng;
 use rayon::prelude::*;
 
 fn tallies(tasks: &JoinTasks) -> Vec<Tally> {
-    (0..tasks.len()).into_par_iter().map(|i| tasks.count(i)).collect()
+    (0..tasks.len())
+        .into_par_iter()
+        .map(|i| tasks.count(i))
+        .collect()
 }
 
 #[test]
@@ -19,7 +22,11 @@ fn totals_and_uniques_match_published_counts() {
         let (total, unique) = common::counts(n);
         assert_eq!(sum.total, total, "total for n={n}");
         assert_eq!(sum.unique(), unique, "unique for n={n}");
-        assert_eq!(sum.unique8 % 8, 0, "Burnside sum for n={n} is a multiple of 8");
+        assert_eq!(
+            sum.unique8 % 8,
+            0,
+            "Burnside sum for n={n} is a multiple of 8"
+        );
     }
 }
 
@@ -118,4 +125,30 @@ fn preferred_for_large_boards_only() {
     assert!(!preferred(4));
     assert!(preferred(18));
     assert!(!preferred(MAX_N + 1));
+}
+
+#[test]
+fn agrees_with_the_backtracking_engine() {
+    for n in 1..=15 {
+        let backtrack = nqueens::engine::tasks(n, Strategy::Backtrack).unwrap();
+        let expected: Tally = (0..backtrack.len())
+            .into_par_iter()
+            .map(|i| backtrack.count(i))
+            .sum();
+        let join = JoinTasks::new(n).unwrap();
+        let got: Tally = tallies(&join).into_iter().sum();
+        assert_eq!(got.total, expected.total, "total for n={n}");
+        assert_eq!(got.unique(), expected.unique(), "unique for n={n}");
+    }
+}
+
+#[test]
+fn small_chunks_give_the_same_counts() {
+    // Tasks with more top words than the chunk run their bottom half once per chunk.
+    for (n, chunk) in [(11, 7), (12, 64), (14, 300)] {
+        let whole = JoinTasks::new(n).unwrap();
+        let chunked = JoinTasks::with_chunk(n, chunk).unwrap();
+        assert_eq!(tallies(&whole), tallies(&chunked), "n={n} chunk={chunk}");
+        assert!(chunked.memory_bytes(1) < whole.memory_bytes(1), "n={n}");
+    }
 }

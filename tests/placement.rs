@@ -53,6 +53,17 @@ proptest! {
     }
 
     #[test]
+    fn every_format_parses_back(p in permutation(40), f in 0..4usize) {
+        use nqueens::format::{write, Format};
+        let format = [Format::Board, Format::Perm, Format::Json, Format::Svg][f];
+        let mut text = Vec::new();
+        write(&mut text, &p, format).unwrap();
+        let back: Placement = String::from_utf8(text).unwrap().parse().unwrap();
+        prop_assert_eq!(&back, &p);
+        prop_assert_eq!(p.to_string().parse::<Placement>().unwrap(), p);
+    }
+
+    #[test]
     fn composition_is_applying_one_then_the_other(p in permutation(30), a in 0..8usize, b in 0..8usize) {
         let (a, b) = (Symmetry::ALL[a], Symmetry::ALL[b]);
         let stepwise = p.transform(a).unwrap().transform(b).unwrap();

@@ -15,25 +15,19 @@ use crate::Placement;
 /// assert_eq!(nqueens::algo::flags::count(8), 92);
 /// ```
 pub fn count(n: usize) -> u64 {
-    let mut total = 0;
-    let _ = for_each_solution(n, &mut |_| {
-        total += 1;
-        ControlFlow::Continue(())
-    });
-    total
+    super::count_by_listing(n, for_each_solution)
 }
 
 /// Calls `visit` with every solution for `n`, in lexicographic order.
 ///
 /// ```
 /// use std::ops::ControlFlow;
-/// let mut count = 0;
+/// let mut first_columns = Vec::new();
 /// let _ = nqueens::algo::flags::for_each_solution(6, &mut |p| {
-///     assert!(p.is_solution());
-///     count += 1;
+///     first_columns.push(p.cols()[0]);
 ///     ControlFlow::Continue(())
 /// });
-/// assert_eq!(count, 4);
+/// assert_eq!(first_columns, [1, 2, 3, 4]);
 /// ```
 pub fn for_each_solution(
     n: usize,

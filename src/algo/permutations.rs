@@ -16,12 +16,7 @@ use crate::Placement;
 /// assert_eq!(nqueens::algo::permutations::count(6), 4);
 /// ```
 pub fn count(n: usize) -> u64 {
-    let mut total = 0;
-    let _ = for_each_solution(n, &mut |_| {
-        total += 1;
-        ControlFlow::Continue(())
-    });
-    total
+    super::count_by_listing(n, for_each_solution)
 }
 
 /// Calls `visit` with every solution for `n` (1 to 12), in lexicographic order.

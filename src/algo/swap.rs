@@ -15,25 +15,19 @@ use crate::Placement;
 /// assert_eq!(nqueens::algo::swap::count(8), 92);
 /// ```
 pub fn count(n: usize) -> u64 {
-    let mut total = 0;
-    let _ = for_each_solution(n, &mut |_| {
-        total += 1;
-        ControlFlow::Continue(())
-    });
-    total
+    super::count_by_listing(n, for_each_solution)
 }
 
 /// Calls `visit` with every solution for `n`, in the order the swaps produce them.
 ///
 /// ```
 /// use std::ops::ControlFlow;
-/// let mut count = 0;
-/// let _ = nqueens::algo::swap::for_each_solution(5, &mut |p| {
-///     assert!(p.is_solution());
-///     count += 1;
-///     ControlFlow::Continue(())
+/// let mut found = None;
+/// let _ = nqueens::algo::swap::for_each_solution(10, &mut |p| {
+///     found = Some(p.clone());
+///     ControlFlow::Break(())
 /// });
-/// assert_eq!(count, 10);
+/// assert!(found.is_some_and(|p| p.n() == 10 && p.is_solution()));
 /// ```
 pub fn for_each_solution(
     n: usize,

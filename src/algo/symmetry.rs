@@ -11,7 +11,9 @@
 //! first entries of the rotated and transposed images are the distances of the queens on the
 //! other three edges from their corners, so every edge queen must be at least as far from its
 //! corners as the first queen: the edge columns are closed near the top and bottom, and the
-//! last row is closed near its corners. What survives is checked against its 7 other images.
+//! last row is closed near its corners. With the first queen in the corner, the transposed
+//! image ties on its first entry, which closes column 1 above the second queen's column. What
+//! survives is checked against its 7 other images.
 
 use std::cmp::Ordering;
 use std::ops::ControlFlow;
@@ -106,7 +108,14 @@ impl Search<'_> {
                 None => ControlFlow::Continue(()),
             };
         }
-        let mut free = masks.free() & !closed_squares(self.n, self.first, row);
+        let mut closed = closed_squares(self.n, self.first, row);
+        if self.first == 0 && row >= 2 && row < self.cols[1] as usize {
+            // With a queen in the corner, the transposed image starts 0 too and continues with
+            // the row of column 1's queen; the canonical one is no larger, so that queen
+            // cannot stand above row `cols[1]`.
+            closed |= 0b10;
+        }
+        let mut free = masks.free() & !closed;
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;

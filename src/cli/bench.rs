@@ -21,7 +21,7 @@ use super::{bad_input, parse_range, progress};
     after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
     the budget on a smaller N, or N beyond its limit). The total and unique columns come from \
     the algorithms that ran; a `!` after a time marks a count that disagrees with the others \
-    (and the command then exits 1). `cp` is left out unless named in --algos."
+    (and the command then exits 1). Rows stop at the largest N any chosen algorithm handles."
 )]
 pub struct Args {
     /// Sizes: N or A..=B (also A..B, A-B) [default: 4..=14].
@@ -33,7 +33,7 @@ pub struct Args {
     /// Seconds per cell: an algorithm whose cell takes longer skips the bigger N.
     #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
     budget: f64,
-    /// Comma-separated algorithms, in column order [default: the ladder without cp].
+    /// Comma-separated algorithms, in column order [default: the whole ladder].
     #[arg(long, value_name = "A,B,C")]
     algos: Option<String>,
     /// Also write the cells as JSON to this file.
@@ -80,8 +80,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map(|name| name.trim().parse::<Algo>())
             .collect::<Result<_, _>>()
             .map_err(bad_input)?,
-        None => Algo::ALL.into_iter().filter(|&a| a != Algo::Cp).collect(),
+        None => Algo::ALL.to_vec(),
     };
+    // Rows beyond every chosen algorithm's limit would be all `-`: the table stops before them.
+    let reach = algos.iter().map(|a| a.max_n()).max().unwrap_or(0);
+    if *range.start() > reach {
+        return Err(bad_input(format!(
+            "N = {} is beyond the limit of every chosen algorithm (at most {reach})",
+            range.start()
+        )));
+    }
     for &algo in &algos {
         if *range.end() > algo.max_n() {
             eprintln!(
@@ -91,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
     }
+    let range = *range.start()..=(*range.end()).min(reach);
     let budget = Duration::from_secs_f64(args.budget);
     let bar = progress::bar((range.clone().count() * algos.len()) as u64, "cells");
     let mut out = io::stdout().lock();

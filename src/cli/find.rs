@@ -9,14 +9,12 @@ use rand::RngCore;
 
 use nqueens::format::{self, Format};
 use nqueens::large::{self, construction, first, min_conflicts};
-use nqueens::Placement;
 
 /// The largest N drawn as a board: a 1000 x 1000 board is already 2 MB of dots.
 const MAX_BOARD: usize = 1000;
-/// The largest N drawn as an SVG picture.
-const MAX_SVG: usize = 200;
-/// The largest N written as JSON, which holds the whole placement in memory first.
-const MAX_JSON: usize = 10_000_000;
+/// The largest N drawn as an SVG picture: the picture is at most 800 pixels wide, so beyond
+/// that a square would be smaller than a pixel.
+const MAX_SVG: usize = 800;
 
 /// Arguments of `nqueens find`.
 #[derive(clap::Args)]
@@ -52,7 +50,7 @@ pub struct Args {
         allow_negative_numbers = true
     )]
     time_limit: f64,
-    /// Output format (board up to N=1000, svg up to N=200, json up to N=10^7).
+    /// Output format (perm and json for any N, board up to N=1000, svg up to N=800).
     #[arg(long, value_enum, default_value_t = Format::Perm)]
     format: Format,
 }
@@ -85,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 timeout.nodes
             ),
         };
-        write_placement(&mut out, &placement, args.format)
+        format::write(&mut out, &placement, args.format)
     } else if args.random {
         let seed = args.seed.unwrap_or_else(|| {
             let seed = rand::rngs::OsRng.next_u64();
@@ -93,14 +91,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             seed
         });
         let placement = large::min_conflicts(n, seed).context("min-conflicts found no solution")?;
-        write_placement(&mut out, &placement, args.format)
+        format::write(&mut out, &placement, args.format)
     } else {
         let construction =
             large::Construction::new(n).context("the construction has no solution")?;
-        match args.format {
-            Format::Perm => large::write_perm(&mut out, construction.cols()),
-            other => format::write(&mut out, &construction.placement(), other),
-        }
+        large::write_streamed(&mut out, n, construction.cols(), args.format)
     };
     match written.and_then(|()| out.flush()) {
         // A reader that stops early (`| head`) is not an error of ours.
@@ -133,10 +128,9 @@ fn check_n(args: &Args) -> anyhow::Result<usize> {
 /// Refuses formats that would be unreadably large for N.
 fn check_format(n: usize, format: Format) -> anyhow::Result<()> {
     let (max, why) = match format {
-        Format::Perm => return Ok(()),
+        Format::Perm | Format::Json => return Ok(()),
         Format::Board => (MAX_BOARD, "a board has N x N cells"),
-        Format::Svg => (MAX_SVG, "the picture has N x N squares"),
-        Format::Json => (MAX_JSON, "JSON is built in memory"),
+        Format::Svg => (MAX_SVG, "the picture is at most 800 pixels wide"),
     };
     if n > max {
         let name = format!("{format:?}").to_lowercase();
@@ -145,12 +139,4 @@ fn check_format(n: usize, format: Format) -> anyhow::Result<()> {
         )));
     }
     Ok(())
-}
-
-/// Writes a computed placement: `perm` through the fast streaming writer, the rest as usual.
-fn write_placement(out: &mut impl Write, placement: &Placement, format: Format) -> io::Result<()> {
-    match format {
-        Format::Perm => large::write_perm(out, placement.cols().iter().copied()),
-        other => format::write(out, placement, other),
-    }
 }

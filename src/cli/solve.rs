@@ -52,9 +52,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let limit = args.limit.unwrap_or(u64::MAX);
     let mut out = BufWriter::new(io::stdout().lock());
     let mut written = 0u64;
+    // Set only when a solution beyond the limit turns up, so a limit that happens to equal
+    // the number of solutions is not reported as a cut.
+    let mut stopped = false;
     let mut failure = None;
     let mut emit = |p: &Placement| {
         if written == limit {
+            stopped = true;
             return ControlFlow::Break(());
         }
         match format::write(&mut out, p, format) {
@@ -106,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (false, true) => "solution",
         (false, false) => "solutions",
     };
-    if written == limit {
+    if stopped {
         eprintln!("{written} {what} (stopped at --limit {limit})");
     } else {
         eprintln!("{written} {what}");

@@ -2,10 +2,14 @@
 //!
 //! The task list is every canonical [`Constellation`] for `n`
 //! (split further by pre-placing a queen for large `n`, see [`tasks`](mod@super::tasks)); a task's
-//! count is the number of completions times the size of the constellation's orbit. For the rare
-//! constellations that some symmetry maps onto themselves, each completion is built as a full
-//! placement and checked against those symmetries, to know the size of its own class for the
-//! unique count.
+//! count is the number of completions times the size of the constellation's orbit.
+//!
+//! For the unique count, a completion's own symmetries matter, and they must also fix its
+//! constellation. No solution for `n > 1` is its own mirror image (a reflection would put two
+//! queens in one row, column or diagonal), so only constellations that a *rotation* maps onto
+//! themselves (about one in `n * n`) can hold symmetric solutions: for those, each completion is
+//! built as a full placement and checked against the rotations; every other completion lies in a
+//! class of eight.
 
 use super::kernel;
 use super::tasks::{self, Constellation, Frame, Start, Task};
@@ -39,6 +43,8 @@ struct Setup {
     weight: u64,
     /// Symmetries other than the identity that fix the constellation.
     stabiliser: Vec<usize>,
+    /// `true` if a rotation fixes the constellation, so completions may be symmetric.
+    inspect: bool,
 }
 
 impl BacktrackTasks {
@@ -70,11 +76,13 @@ impl BacktrackTasks {
                     prefix,
                 });
             }
+            let inspect = stabiliser.iter().any(|&g| tasks::is_rotation(g));
             constellations.push(Setup {
                 constellation,
                 frame,
                 weight,
                 stabiliser,
+                inspect,
             });
         }
         Ok(BacktrackTasks {
@@ -178,12 +186,13 @@ impl TaskSet for BacktrackTasks {
     }
     fn count(&self, index: usize) -> Tally {
         let setup = &self.constellations[self.tasks[index].constellation as usize];
-        if setup.stabiliser.is_empty() {
+        if !setup.inspect {
             let (frame, start, weight) = self.prepare(index);
             let found = kernel::count(frame, start) as u128;
+            // Each completion's class has 8 members, of which `weight` are counted here.
             Tally {
                 total: found * weight as u128,
-                unique8: found * 8,
+                unique8: found * weight as u128,
             }
         } else {
             self.count_symmetric(index)

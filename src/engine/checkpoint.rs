@@ -11,9 +11,10 @@
 //! The header names the count (board size, strategy, task-list version, number of tasks and the
 //! shard); resuming with anything else is refused. Each record is `task total unique8`, written
 //! with one `write` call as soon as the task finishes. A process killed at any moment (even
-//! `kill -9`) has handed every finished record to the operating system, so nothing is lost; the
-//! file is flushed to disk (`fsync`) at most once a second and when the run ends, so a power
-//! loss can cost at most the last second of work and never the file's consistency.
+//! `kill -9`) has handed every finished record to the operating system, so nothing is lost; a
+//! background thread flushes the file to disk (`fsync`) once a second and when the run ends, so
+//! a power loss can cost at most the last second of work and never the file's consistency, and
+//! no counting thread waits for the disk.
 //!
 //! Reading is strict: a complete line (ending in a newline) that does not parse or whose CRC
 //! does not match is corruption, and the checkpoint is refused rather than trusted. The one
@@ -25,8 +26,10 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::thread::JoinHandle;
+use std::time::Duration;
 
 use super::shard::Slice;
 use super::{Strategy, Tally, TaskSet};
@@ -114,9 +117,14 @@ pub enum CheckpointError {
 }
 
 /// An open checkpoint that records finished tasks.
+///
+/// Counting threads only append (one `write` each); a background thread flushes the file to disk
+/// once a second, so no counting thread ever waits for the disk.
 pub struct Journal {
     path: PathBuf,
-    file: Mutex<(File, Instant)>,
+    file: Mutex<File>,
+    /// Dropping the sender tells the flusher to flush one last time and stop.
+    flusher: Option<(mpsc::Sender<()>, JoinHandle<()>)>,
 }
 
 /// How often the journal is flushed to disk at most.
@@ -162,37 +170,55 @@ impl Journal {
             file.set_len(valid_len as u64).map_err(io)?;
             file.sync_all().map_err(io)?;
         }
+        let disk = file.try_clone().map_err(io)?;
+        let (stop, stopped) = mpsc::channel::<()>();
+        let flusher = std::thread::spawn(move || loop {
+            let last = !matches!(
+                stopped.recv_timeout(SYNC_EVERY),
+                Err(RecvTimeoutError::Timeout)
+            );
+            // A failed flush is retried a second later; records already written stay safe
+            // from a crash of this process either way.
+            let _ = disk.sync_data();
+            if last {
+                break;
+            }
+        });
         let journal = Journal {
             path: path.to_path_buf(),
-            file: Mutex::new((file, Instant::now())),
+            file: Mutex::new(file),
+            flusher: Some((stop, flusher)),
         };
         Ok((journal, done))
     }
 
-    /// Appends the result of task `index`, flushing to disk if the last flush is a second old.
+    /// Appends the result of task `index` (flushed to disk within a second).
     pub fn record(&self, index: usize, tally: Tally) -> Result<(), CheckpointError> {
         let line = record_line(index, tally);
-        let mut guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        let (file, last_sync) = &mut *guard;
-        let io = |source| CheckpointError::Io {
-            path: self.path.clone(),
-            source,
-        };
-        file.write_all(line.as_bytes()).map_err(io)?;
-        if last_sync.elapsed() >= SYNC_EVERY {
-            file.sync_data().map_err(io)?;
-            *last_sync = Instant::now();
-        }
-        Ok(())
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes())
+            .map_err(|source| CheckpointError::Io {
+                path: self.path.clone(),
+                source,
+            })
     }
 
-    /// Flushes every record to disk.
+    /// Flushes every record to disk now.
     pub fn sync(&self) -> Result<(), CheckpointError> {
-        let guard = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        guard.0.sync_data().map_err(|source| CheckpointError::Io {
+        let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.sync_data().map_err(|source| CheckpointError::Io {
             path: self.path.clone(),
             source,
         })
+    }
+}
+
+impl Drop for Journal {
+    fn drop(&mut self) {
+        if let Some((stop, flusher)) = self.flusher.take() {
+            drop(stop);
+            let _ = flusher.join();
+        }
     }
 }
 

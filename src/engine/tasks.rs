@@ -42,6 +42,11 @@ pub fn transform(g: usize, n: usize, r: usize, c: usize) -> (usize, usize) {
     }
 }
 
+/// `true` if symmetry `g` is a quarter, half or three-quarter turn.
+pub fn is_rotation(g: usize) -> bool {
+    matches!(g, 1..=3)
+}
+
 /// The border queens of a solution: the column of the queen in the top and bottom rows and the
 /// row of the queen in the left and right columns. A corner queen appears twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

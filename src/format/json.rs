@@ -1,7 +1,9 @@
 //! `json`: one JSON object per line (JSON Lines), `{"n":4,"columns":[2,4,1,3]}`, with the same
 //! 1-based columns as `perm`, for programs that read JSON.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
+
+use serde::Deserialize;
 
 use crate::Placement;
 
@@ -25,10 +27,21 @@ struct Record {
     columns: Vec<u32>,
 }
 
-/// Parses one JSON line; `n` must match the number of columns.
-pub(super) fn parse(text: &[u8]) -> Result<Placement, String> {
-    let record: Record =
-        serde_json::from_slice(text).map_err(|e| format!("not a placement in JSON: {e}"))?;
+/// Decodes one JSON object straight from `input`, leaving what follows it unread.
+///
+/// The outer `Err` is an input that could not be read; the inner one a malformed object.
+/// No text of the object is kept: serde reads the columns one by one into the placement.
+pub(super) fn parse_from(input: &mut impl BufRead) -> io::Result<Result<Placement, String>> {
+    let mut de = serde_json::Deserializer::from_reader(input);
+    match Record::deserialize(&mut de) {
+        Ok(record) => Ok(check(record)),
+        Err(e) if e.is_io() => Err(e.into()),
+        Err(e) => Ok(Err(format!("not a placement in JSON: {e}"))),
+    }
+}
+
+/// Checks that `n` matches the number of columns and that columns count from 1.
+fn check(record: Record) -> Result<Placement, String> {
     if record.n != record.columns.len() {
         return Err(format!(
             "\"n\" is {} but {} columns are given",
@@ -43,6 +56,10 @@ pub(super) fn parse(text: &[u8]) -> Result<Placement, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(mut text: &[u8]) -> Result<Placement, String> {
+        parse_from(&mut text).unwrap()
+    }
 
     #[test]
     fn malformed_objects() {

@@ -7,8 +7,9 @@
 //! so that the output of `solve`, `find` and `complete` can be piped into `verify` and
 //! `complete` whatever format was chosen.
 //!
-//! Reading streams: a perm line is parsed byte by byte straight from the input buffer, so a
-//! placement of 10^8 queens costs only its columns in memory.
+//! Reading streams: a perm line is parsed byte by byte straight from the input buffer, and a
+//! JSON object is decoded straight from the input too, so a placement of 10^8 queens costs
+//! only its columns in memory.
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
@@ -169,9 +170,12 @@ impl<R: BufRead> Reader<R> {
             }
             b'Q' | b'.' => board::parse(&self.read_until_blank()?),
             b'{' => {
-                let mut text = Vec::new();
-                self.read_line(&mut text)?;
-                json::parse(&text)
+                let parsed = json::parse_from(&mut self.input)?;
+                if parsed.is_err() {
+                    // Resume reading on the next line.
+                    self.read_line(&mut Vec::new())?;
+                }
+                parsed
             }
             b'<' => svg::parse(&self.read_until_marker(b"</svg>")?),
             other => {
@@ -311,6 +315,18 @@ mod tests {
             back[1].as_ref().unwrap_err().to_string(),
             "line 3: unexpected character 'x' in a perm line"
         );
+    }
+
+    #[test]
+    fn a_broken_json_object_is_skipped_to_the_next_line() {
+        let back: Vec<_> = Reader::new(&b"{\"n\":2,\"columns\":[1,x]} 1\n2 4 1 3\n"[..]).collect();
+        assert_eq!(back.len(), 2);
+        assert!(back[0]
+            .as_ref()
+            .unwrap_err()
+            .to_string()
+            .starts_with("line 1: not a placement in JSON"));
+        assert_eq!(back[1].as_ref().unwrap(), &Placement::new(vec![1, 3, 0, 2]));
     }
 
     #[test]

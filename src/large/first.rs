@@ -4,8 +4,8 @@
 //! first complete placement reached is the smallest in lexicographic order (for `n = 8`:
 //! `1 5 8 6 3 7 2 4`). The search may have to undo almost everything before it gets there, and
 //! how much depends wildly on `n` (on this machine: under a millisecond for `n = 25`, a second
-//! for `n = 30`, seconds for `n = 33`, and more than a minute for most `n` above that),
-//! which is why [`first`] takes a deadline. Pruning with a look-ahead (does every row below
+//! for `n = 30`, three seconds for `n = 33`, and more than three seconds for every `n` from 34
+//! to 80), which is why [`first`] takes a deadline. Pruning with a look-ahead (does every row below
 //! keep a free square?) was tried: it cuts nodes but costs more time than it saves here.
 //!
 //! The free squares of a row are one `u64` (bit `c` = column `c`), so the lowest set bit is the
@@ -16,8 +16,8 @@ use std::time::Instant;
 
 use crate::Placement;
 
-/// The largest `n` accepted: one `u64` holds a row. Above 33 the search rarely finishes within
-/// a minute anyway (all of 34 to 80 took longer than 3 seconds here).
+/// The largest `n` accepted: one `u64` holds a row. Beyond 33 the search is slow anyway (every
+/// `n` from 34 to 80 took longer than 3 seconds here).
 pub const MAX_N: usize = 64;
 
 /// Nodes (queens placed) between two looks at the clock.

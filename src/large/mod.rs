@@ -12,8 +12,8 @@
 //!   linear in `n`.
 //!
 //! [`first`](mod@first) is the opposite: the solution the textbook backtracking program prints
-//! first, which can take very long, hence its deadline. [`write`] streams any of them in the
-//! `perm` format at disk speed.
+//! first, which can take very long, hence its deadline. [`write`](mod@write) streams any of them in the
+//! `perm` or `json` format at disk speed.
 //!
 //! ```
 //! use nqueens::large;
@@ -31,4 +31,4 @@ pub mod write;
 pub use construction::{construct, construct_col, Construction};
 pub use first::{first, TimedOut};
 pub use min_conflicts::{min_conflicts, min_conflicts_stats, Stats};
-pub use write::{write_perm, PermWriter};
+pub use write::{write_streamed, ColumnWriter};

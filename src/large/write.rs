@@ -1,15 +1,16 @@
-//! Streaming output of huge placements in the `perm` format, without building a [`Placement`].
+//! Streaming output of huge placements, column by column, without building a [`Placement`].
 //!
 //! A solution for 10^8 queens is about 900 MB of text, so the cost per queen matters: `write!`
-//! with `{}` goes through the formatting machinery for every number. [`PermWriter`] instead
+//! with `{}` goes through the formatting machinery for every number. [`ColumnWriter`] instead
 //! turns each column into digits two at a time from a 200-byte table and copies them into its
 //! own 64 KiB buffer, which goes to the underlying writer in large blocks. The text is exactly
-//! what [`crate::format::write`] writes for [`Format::Perm`](crate::format::Format::Perm):
-//! 1-based columns separated by single spaces, then a newline.
-//!
-//! [`Placement`]: crate::Placement
+//! what [`format::write`] writes: for `perm` the 1-based columns separated by spaces, for
+//! `json` the same with commas inside `{"n":N,"columns":[...]}`, each ending with a newline.
 
 use std::io::{self, Write};
+
+use crate::format::{self, Format};
+use crate::Placement;
 
 /// Room for one number: a 1-based `u32` column has at most 10 digits, plus its separator.
 const MAX_ITEM: usize = 11;
@@ -23,43 +24,66 @@ const PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-/// Writes one placement in the `perm` format, one column at a time, in constant memory.
+/// Writes one placement as a line of 1-based columns, one column at a time, in constant memory.
 ///
 /// ```
-/// use nqueens::large::PermWriter;
-/// let mut w = PermWriter::new(Vec::new());
+/// use nqueens::large::ColumnWriter;
+/// let mut w = ColumnWriter::perm(Vec::new());
 /// for col in [1, 3, 0, 2] {
 ///     w.push(col).unwrap();
 /// }
 /// assert_eq!(w.finish().unwrap(), b"2 4 1 3\n");
 /// ```
-pub struct PermWriter<W: Write> {
+pub struct ColumnWriter<W: Write> {
     out: W,
     buf: Box<[u8; CAPACITY]>,
     len: usize,
     empty: bool,
+    separator: u8,
+    end: &'static [u8],
 }
 
-impl<W: Write> PermWriter<W> {
-    /// A writer for one placement onto `out`.
+impl<W: Write> ColumnWriter<W> {
+    /// A writer of one `perm` line onto `out`.
     ///
     /// ```
-    /// let w = nqueens::large::PermWriter::new(std::io::sink());
+    /// let w = nqueens::large::ColumnWriter::perm(std::io::sink());
     /// w.finish().unwrap();
     /// ```
-    pub fn new(out: W) -> Self {
-        PermWriter {
+    pub fn perm(out: W) -> Self {
+        Self::new(out, b' ', b"\n")
+    }
+
+    /// A writer of one `json` line for `n` queens onto `out`.
+    ///
+    /// ```
+    /// let mut w = nqueens::large::ColumnWriter::json(Vec::new(), 1).unwrap();
+    /// w.push(0).unwrap();
+    /// assert_eq!(w.finish().unwrap(), b"{\"n\":1,\"columns\":[1]}\n");
+    /// ```
+    pub fn json(out: W, n: usize) -> io::Result<Self> {
+        let mut writer = Self::new(out, b',', b"]}\n");
+        let head = format!("{{\"n\":{n},\"columns\":[");
+        writer.buf[..head.len()].copy_from_slice(head.as_bytes());
+        writer.len = head.len();
+        Ok(writer)
+    }
+
+    fn new(out: W, separator: u8, end: &'static [u8]) -> Self {
+        ColumnWriter {
             out,
             buf: Box::new([0; CAPACITY]),
             len: 0,
             empty: true,
+            separator,
+            end,
         }
     }
 
     /// Appends the queen of the next row, given by its 0-based column (written 1-based).
     ///
     /// ```
-    /// let mut w = nqueens::large::PermWriter::new(Vec::new());
+    /// let mut w = nqueens::large::ColumnWriter::perm(Vec::new());
     /// w.push(4_294_967_294).unwrap();
     /// assert_eq!(w.finish().unwrap(), b"4294967295\n");
     /// ```
@@ -69,7 +93,7 @@ impl<W: Write> PermWriter<W> {
             self.flush_buf()?;
         }
         if !self.empty {
-            self.buf[self.len] = b' ';
+            self.buf[self.len] = self.separator;
             self.len += 1;
         }
         self.empty = false;
@@ -100,16 +124,12 @@ impl<W: Write> PermWriter<W> {
     /// Ends the line, flushes everything and gives back the underlying writer.
     ///
     /// ```
-    /// let w = nqueens::large::PermWriter::new(Vec::new());
+    /// let w = nqueens::large::ColumnWriter::perm(Vec::new());
     /// assert_eq!(w.finish().unwrap(), b"\n");
     /// ```
     pub fn finish(mut self) -> io::Result<W> {
-        if self.len == CAPACITY {
-            self.flush_buf()?;
-        }
-        self.buf[self.len] = b'\n';
-        self.len += 1;
         self.flush_buf()?;
+        self.out.write_all(self.end)?;
         self.out.flush()?;
         Ok(self.out)
     }
@@ -121,15 +141,30 @@ impl<W: Write> PermWriter<W> {
     }
 }
 
-/// Writes the 0-based columns `cols` as one `perm` line (see [`PermWriter`]).
+/// Writes the `n` 0-based columns `cols` in `format`, exactly as [`format::write`] would write
+/// their placement. `perm` and `json` stream in constant memory; `board` and `svg` draw the
+/// whole board, so they collect the columns first and are meant for small `n`.
 ///
 /// ```
+/// use nqueens::format::Format;
 /// let mut out = Vec::new();
-/// nqueens::large::write_perm(&mut out, [0, 4, 7, 5, 2, 6, 1, 3]).unwrap();
+/// nqueens::large::write_streamed(&mut out, 8, [0, 4, 7, 5, 2, 6, 1, 3], Format::Perm).unwrap();
 /// assert_eq!(out, b"1 5 8 6 3 7 2 4\n");
 /// ```
-pub fn write_perm(out: impl Write, cols: impl IntoIterator<Item = u32>) -> io::Result<()> {
-    let mut writer = PermWriter::new(out);
+pub fn write_streamed(
+    mut out: impl Write,
+    n: usize,
+    cols: impl IntoIterator<Item = u32>,
+    format: Format,
+) -> io::Result<()> {
+    let mut writer = match format {
+        Format::Perm => ColumnWriter::perm(out),
+        Format::Json => ColumnWriter::json(out, n)?,
+        Format::Board | Format::Svg => {
+            let placement = Placement::new(cols.into_iter().collect());
+            return format::write(&mut out, &placement, format);
+        }
+    };
     for col in cols {
         writer.push(col)?;
     }
@@ -141,17 +176,24 @@ mod tests {
     use super::*;
 
     #[test]
-    fn matches_display_across_buffer_boundaries() {
+    fn matches_the_format_module_across_buffer_boundaries() {
         let cols: Vec<u32> = (0..50_000u32)
             .map(|i| i.wrapping_mul(2_654_435_761) % 1_000_000_007)
             .chain([0, 8, 9, 98, 99, 998, 999, u32::MAX - 1])
             .collect();
-        let mut out = Vec::new();
-        write_perm(&mut out, cols.iter().copied()).unwrap();
-        let expected: Vec<String> = cols
-            .iter()
-            .map(|&c| (u64::from(c) + 1).to_string())
-            .collect();
-        assert_eq!(String::from_utf8(out).unwrap(), expected.join(" ") + "\n");
+        let board = crate::large::construct(12).unwrap().into_cols();
+        let cases = [
+            (&cols, Format::Perm),
+            (&cols, Format::Json),
+            (&board, Format::Board),
+            (&board, Format::Svg),
+        ];
+        for (cols, format) in cases {
+            let mut ours = Vec::new();
+            write_streamed(&mut ours, cols.len(), cols.iter().copied(), format).unwrap();
+            let mut theirs = Vec::new();
+            format::write(&mut theirs, &Placement::new(cols.clone()), format).unwrap();
+            assert!(ours == theirs, "{format:?}");
+        }
     }
 }

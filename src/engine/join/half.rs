@@ -18,9 +18,6 @@
 //! `C` is then, for each choice of the rows that hold its left queens, a pair of list entries
 //! whose diagonals do not meet — at `n = 16`, 42% of the pairs tried are placements.
 
-/// The largest number of rows in a half.
-pub(super) const MAX_H: usize = 16;
-
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shape {
@@ -238,7 +235,12 @@ fn quarter_search(
         for c in 0..cols {
             let (sum, diff) = (1u64 << (row + lo + c), 1u64 << (lo + c + shape.n - 1 - row));
             if used.1 & 1 << c == 0 && used.2 & sum == 0 && used.3 & diff == 0 {
-                let next = (used.0 | 1 << row, used.1 | 1 << c, used.2 | sum, used.3 | diff);
+                let next = (
+                    used.0 | 1 << row,
+                    used.1 | 1 << c,
+                    used.2 | sum,
+                    used.3 | diff,
+                );
                 go(shape, lo, cols, row + 1, next, visit);
             }
         }
