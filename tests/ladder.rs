@@ -11,15 +11,15 @@ use nqueens::Placement;
 
 /// Every algorithm, with the largest N it is run to within the test budget.
 const REACH: [(Algo, usize); 9] = [
-    (Algo::Permutations, 9),
+    (Algo::Permutations, 10),
     (Algo::Backtracking, 11),
     (Algo::Flags, 12),
     (Algo::Swap, 12),
-    (Algo::Bitboard, 13),
+    (Algo::Bitboard, 14),
     (Algo::Mirror, 14),
     (Algo::Symmetry, 14),
     (Algo::Parallel, 14),
-    (Algo::Cp, 10),
+    (Algo::Cp, 12),
 ];
 
 fn listed(algo: Algo, n: usize) -> Vec<Placement> {
