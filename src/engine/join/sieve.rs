@@ -18,7 +18,7 @@ const LANES: usize = 4;
 /// Words per group.
 const GROUP: usize = 64 * LANES;
 /// The most words and queries whose bits are counted to choose the cut bits.
-const SAMPLE: usize = 2048;
+const SAMPLE: usize = 512;
 /// The most cut bits (so at most 256 buckets).
 pub(super) const MAX_CUT: usize = 8;
 
