@@ -77,9 +77,10 @@ fn main() {
         } else {
             // Extrapolate from the largest two measured sizes.
             let m = measured_max;
-            if bitboard_times.iter().all(|&(k, _)| k != m) {
-                bitboard_times.push((m - 1, seconds(|| bitboard(m - 1)).1));
-                bitboard_times.push((m, seconds(|| bitboard(m)).1));
+            for k in [m - 1, m] {
+                if bitboard_times.iter().all(|&(j, _)| j != k) {
+                    bitboard_times.push((k, seconds(|| bitboard(k)).1));
+                }
             }
             let t = |k: usize| {
                 bitboard_times
