@@ -3,38 +3,32 @@
 //!
 //! `cargo bench --bench join -- 16 17 18` prints, for each N: the bitboard time (measured up to
 //! `NQ_BITBOARD_MAX`, default 16, then extrapolated with the growth factor of its last two
-//! sizes), the join time on 1 and 2 threads (total and unique together) and the ratios.
+//! sizes), the backtracking engine's time on 1 thread, the join time on 1 and 2 threads (total
+//! and unique together) and the ratios.
 use std::time::Instant;
 
-use nqueens::engine::{join::JoinTasks, Tally, TaskSet};
+use nqueens::engine::{join::JoinTasks, Strategy, Tally, TaskSet};
 use rayon::prelude::*;
 
-/// The plain recursive bitboard counter: columns and both diagonals as bitmasks, one row per
-/// call, no symmetry.
+/// The ladder's plain bitboard counter: no symmetry, one row per step.
 fn bitboard(n: usize) -> u64 {
-    fn go(full: u32, cols: u32, left: u32, right: u32) -> u64 {
-        if cols == full {
-            return 1;
-        }
-        let mut free = full & !(cols | left | right);
-        let mut count = 0;
-        while free != 0 {
-            let bit = free & free.wrapping_neg();
-            free ^= bit;
-            count += go(full, cols | bit, (left | bit) << 1, (right | bit) >> 1);
-        }
-        count
-    }
-    go((1 << n) - 1, 0, 0, 0)
+    nqueens::algo::bitboard::count(n)
 }
 
-fn join(n: usize, threads: usize) -> Tally {
+/// The backtracking engine's task list, counted on `threads` threads.
+fn backtrack(n: usize, threads: usize) -> Tally {
+    sum_tasks(
+        &*nqueens::engine::tasks(n, Strategy::Backtrack).expect("n in range"),
+        threads,
+    )
+}
+
+fn sum_tasks(tasks: &dyn TaskSet, threads: usize) -> Tally {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("thread pool");
     pool.install(|| {
-        let tasks = JoinTasks::new(n).expect("n in range");
         (0..tasks.len())
             .into_par_iter()
             .map(|i| tasks.count(i))
@@ -43,6 +37,10 @@ fn join(n: usize, threads: usize) -> Tally {
                 a
             })
     })
+}
+
+fn join(n: usize, threads: usize) -> Tally {
+    sum_tasks(&JoinTasks::new(n).expect("n in range"), threads)
 }
 
 fn seconds<T>(f: impl FnOnce() -> T) -> (T, f64) {
@@ -66,8 +64,11 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(16);
     let mut bitboard_times: Vec<(usize, f64)> = Vec::new();
-    println!("| N | bitboard 1 thread | join 1 thread | join 2 threads | join speed-up (1 thread) | 2 threads vs 1 |");
-    println!("|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "| N | bitboard 1 thread | backtrack engine 1 thread | join 1 thread | join 2 threads \
+         | join vs bitboard | join vs backtrack | join 2 threads vs 1 |"
+    );
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for &n in &sizes {
         let bb = if n <= measured_max {
             let (count, t) = seconds(|| bitboard(n));
@@ -96,12 +97,15 @@ fn main() {
             .find(|&&(j, _)| j == n)
             .map(|&(_, t)| t)
             .expect("timed");
+        let (bt, tb) = seconds(|| backtrack(n, 1));
         let (one, t1) = seconds(|| join(n, 1));
+        assert_eq!(bt, one, "the strategies disagree");
         let (two, t2) = seconds(|| join(n, 2));
         assert_eq!(one, two, "thread count changed the result");
         println!(
-            "| {n} | {bb} | {t1:.3} s | {t2:.3} s | {:.1}x | {:.2}x |",
+            "| {n} | {bb} | {tb:.3} s | {t1:.3} s | {t2:.3} s | {:.1}x | {:.1}x | {:.2}x |",
             bb_t / t1,
+            tb / t1,
             t1 / t2
         );
         eprintln!("n={n}: total {} unique {}", one.total, one.unique());

@@ -250,3 +250,14 @@ fn the_default_format_is_the_board() {
         .success()
         .stdout(". Q . .\n. . . Q\nQ . . .\n. . Q .\n\n");
 }
+
+#[test]
+fn no_restarts_gives_the_same_answers() {
+    for (name, code) in [("corner_list.txt", 0), ("no_completion.txt", 1)] {
+        complete()
+            .args(["complete", &fixture(name), "--no-restarts", "--stats"])
+            .assert()
+            .code(code)
+            .stderr(predicate::str::contains("restarts 0,"));
+    }
+}

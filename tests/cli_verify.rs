@@ -75,6 +75,10 @@ fn malformed_input_is_one_line_and_exit_2() {
         ("{\"n\":3,\"columns\":[1,2]}\n", "\"n\" is 3"),
         ("<svg viewBox=\"0 0 2 2\">\n", "</svg>"),
         ("hello\n", "cannot tell the format"),
+        (
+            "1 99999999999999999999999\n",
+            "a column number is too large",
+        ),
         ("", "no placement in the input"),
         ("\n \n", "no placement in the input"),
     ];

@@ -126,3 +126,29 @@ fn preferred_for_large_boards_only() {
     assert!(preferred(18));
     assert!(!preferred(MAX_N + 1));
 }
+
+#[test]
+fn agrees_with_the_backtracking_engine() {
+    for n in 1..=15 {
+        let backtrack = nqueens::engine::tasks(n, Strategy::Backtrack).unwrap();
+        let expected: Tally = (0..backtrack.len())
+            .into_par_iter()
+            .map(|i| backtrack.count(i))
+            .sum();
+        let join = JoinTasks::new(n).unwrap();
+        let got: Tally = tallies(&join).into_iter().sum();
+        assert_eq!(got.total, expected.total, "total for n={n}");
+        assert_eq!(got.unique(), expected.unique(), "unique for n={n}");
+    }
+}
+
+#[test]
+fn small_chunks_give_the_same_counts() {
+    // Tasks with more top words than the chunk run their bottom half once per chunk.
+    for (n, chunk) in [(11, 7), (12, 64), (14, 300)] {
+        let whole = JoinTasks::new(n).unwrap();
+        let chunked = JoinTasks::with_chunk(n, chunk).unwrap();
+        assert_eq!(tallies(&whole), tallies(&chunked), "n={n} chunk={chunk}");
+        assert!(chunked.memory_bytes(1) < whole.memory_bytes(1), "n={n}");
+    }
+}

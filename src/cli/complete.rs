@@ -14,6 +14,7 @@ use nqueens::cp::{Instance, Options, Solver, Stats, Status};
 use nqueens::format::{self, Format};
 
 use super::bad_input;
+use super::sink::Sink;
 
 /// Arguments of `nqueens complete`.
 #[derive(clap::Args)]
@@ -37,6 +38,10 @@ pub struct Args {
     /// Seed of the random tie-breaking between restarts.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Search once, without restarts: restarts guard against unlucky runs when looking for one
+    /// completion, but they repeat work when there is none to find.
+    #[arg(long)]
+    no_restarts: bool,
     /// Give up after this many search nodes.
     #[arg(long, value_name = "NODES")]
     node_limit: Option<u64>,
@@ -70,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         node_limit: args.node_limit,
         time_limit: args.time_limit,
         seed: args.seed,
-        restarts: true,
+        restarts: !args.no_restarts,
     };
     let mut solver = Solver::new(&instance, options);
     let mut out = BufWriter::new(io::stdout().lock());
@@ -82,26 +87,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         (count, status)
     } else if args.all {
-        let mut written = 0u64;
-        let mut failure = None;
-        let status = solver.for_each(|p| {
-            let written_ok = check(&instance, p)
-                .and_then(|()| format::write(&mut out, p, args.format).map_err(Into::into));
-            match written_ok {
-                Ok(()) => {
-                    written += 1;
-                    ControlFlow::Continue(())
-                }
-                Err(e) => {
-                    failure = Some(e);
-                    ControlFlow::Break(())
-                }
+        let mut sink = Sink::new(&mut out, args.format, None);
+        let mut wrong = None;
+        let status = solver.for_each(|p| match check(&instance, p) {
+            Ok(()) => sink.emit(p),
+            Err(e) => {
+                wrong = Some(e);
+                ControlFlow::Break(())
             }
         });
-        match failure {
-            Some(e) if is_broken_pipe(&e) => return Ok(()),
-            Some(e) => return Err(e),
-            None => (written, status),
+        if let Some(e) = wrong {
+            return Err(e);
+        }
+        match sink.finish()? {
+            Some(written) => (written.count, status),
+            None => return Ok(()),
         }
     } else {
         let (p, status) = solver.find();
@@ -156,11 +156,6 @@ fn check(instance: &Instance, p: &nqueens::Placement) -> anyhow::Result<()> {
         p.cols()
     );
     Ok(())
-}
-
-fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    e.downcast_ref::<io::Error>()
-        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
 }
 
 fn ignore_broken_pipe(e: io::Error) -> anyhow::Result<()> {

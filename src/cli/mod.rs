@@ -10,6 +10,7 @@ mod count;
 mod find;
 mod merge;
 mod progress;
+mod sink;
 mod solve;
 mod verify;
 

@@ -3,15 +3,15 @@
 //! Solutions are written as they are found, never collected, so `solve 30 --limit 5` answers
 //! at once and `solve 14 | head` stops the search when `head` has had enough.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::ops::ControlFlow;
 
-use anyhow::Context;
 use nqueens::algo::Algo;
-use nqueens::format::{self, Format};
+use nqueens::format::Format;
 use nqueens::Placement;
 
 use super::bad_input;
+use super::sink::Sink;
 
 /// Boards up to this size are drawn by default; bigger ones are written as perm lines, since a
 /// drawn board of N squares a side is 2N characters wide.
@@ -49,29 +49,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Format::Perm
     });
-    let limit = args.limit.unwrap_or(u64::MAX);
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut written = 0u64;
-    // Set only when a solution beyond the limit turns up, so a limit that happens to equal
-    // the number of solutions is not reported as a cut.
-    let mut stopped = false;
-    let mut failure = None;
-    let mut emit = |p: &Placement| {
-        if written == limit {
-            stopped = true;
-            return ControlFlow::Break(());
-        }
-        match format::write(&mut out, p, format) {
-            Ok(()) => {
-                written += 1;
-                ControlFlow::Continue(())
-            }
-            Err(e) => {
-                failure = Some(e);
-                ControlFlow::Break(())
-            }
-        }
-    };
+    let mut sink = Sink::new(BufWriter::new(io::stdout().lock()), format, args.limit);
+    let mut emit = |p: &Placement| sink.emit(p);
     match &args.algo {
         Some(name) => {
             let algo: Algo = name.parse().map_err(bad_input)?;
@@ -95,25 +74,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .try_for_each(|p| emit(&p));
         }
     }
-    let flushed = match failure {
-        Some(e) => Err(e),
-        None => out.flush(),
+    let Some(written) = sink.finish()? else {
+        return Ok(());
     };
-    match flushed {
-        // The reader went away (`solve 12 | head`): it has what it wanted.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
-        other => other.context("cannot write the solutions")?,
-    }
-    let what = match (args.unique, written == 1) {
+    let what = match (args.unique, written.count == 1) {
         (true, true) => "unique solution",
         (true, false) => "unique solutions",
         (false, true) => "solution",
         (false, false) => "solutions",
     };
-    if stopped {
-        eprintln!("{written} {what} (stopped at --limit {limit})");
-    } else {
-        eprintln!("{written} {what}");
+    match args.limit {
+        Some(limit) if written.cut => {
+            eprintln!("{} {what} (stopped at --limit {limit})", written.count)
+        }
+        _ => eprintln!("{} {what}", written.count),
     }
     Ok(())
 }

@@ -2,25 +2,7 @@
 //!
 //! An [`Instance`] is valid by construction: [`Instance::fix`] and [`Instance::block`] refuse
 //! a queen that attacks another given queen, a queen on a blocked square, or a square off the
-//! board. [`Instance::parse`] reads the three text forms `nqueens complete` accepts:
-//!
-//! 1. **A list**: the first line is `N`; then one square per line, 1-based `row col`.
-//!    A line `q row col` (or just `row col`) gives a queen, `x row col` blocks a square.
-//! 2. **A board drawing**: `N` lines of `N` cells, `Q` a given queen, `x` a blocked square,
-//!    `.` a free square; spaces between cells are optional.
-//! 3. **A placement** in any format `nqueens solve` writes: every queen is given.
-//!
-//! In the first two forms `#` starts a comment that runs to the end of the line.
-//!
-//! ```
-//! use nqueens::cp::Instance;
-//! let list = Instance::parse("8\nq 1 1\nx 2 3   # no queen here\n").unwrap();
-//! let drawing = Instance::parse("Q.......\n..x.....\n").unwrap_err();
-//! assert_eq!(list.n(), 8);
-//! assert_eq!(list.fixed().collect::<Vec<_>>(), vec![(0, 0)]);
-//! assert_eq!(list.blocked().collect::<Vec<_>>(), vec![(1, 2)]);
-//! assert_eq!(drawing.to_string(), "line 2: the drawing ends after 2 rows, expected 8");
-//! ```
+//! board. [`Instance::parse`] reads the three text forms of `nqueens complete`.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -277,7 +259,26 @@ impl Instance {
             && self.blocked().all(|(r, c)| p.cols()[r] as usize != c)
     }
 
-    /// Reads an instance in any of the three text forms (see the [module docs](self)).
+    /// Reads an instance in any of three text forms, told apart by the first line:
+    ///
+    /// 1. **A list**: the first line is `N`; then one square per line, 1-based `row col`.
+    ///    A line `q row col` (or just `row col`) gives a queen, `x row col` blocks a square.
+    /// 2. **A board drawing**: `N` lines of `N` cells, `Q` a given queen, `x` a blocked square,
+    ///    `.` a free square; spaces between cells are optional.
+    /// 3. **A placement** in any format `nqueens solve` writes: every queen is given.
+    ///
+    /// In the first two forms `#` starts a comment that runs to the end of the line. Errors
+    /// name the line and what is wrong there.
+    ///
+    /// ```
+    /// use nqueens::cp::Instance;
+    /// let list = Instance::parse("8\nq 1 1\nx 2 3   # no queen here\n").unwrap();
+    /// assert_eq!(list.n(), 8);
+    /// assert_eq!(list.fixed().collect::<Vec<_>>(), vec![(0, 0)]);
+    /// assert_eq!(list.blocked().collect::<Vec<_>>(), vec![(1, 2)]);
+    /// let short = Instance::parse("Q.......\n..x.....\n").unwrap_err();
+    /// assert_eq!(short.to_string(), "line 2: the drawing ends after 2 rows, expected 8");
+    /// ```
     ///
     /// ```
     /// use nqueens::cp::Instance;
@@ -301,7 +302,7 @@ impl Instance {
                     .into(),
             });
         };
-        if first.parse::<usize>().is_ok() && !first.contains(char::is_whitespace) {
+        if first.bytes().all(|b| b.is_ascii_digit()) {
             parse_list(&lines)
         } else if first.chars().all(|ch| is_cell(ch) || ch.is_whitespace()) {
             parse_drawing(&lines)
@@ -324,8 +325,11 @@ fn is_cell(ch: char) -> bool {
 
 fn parse_list(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
     let (first_line, first) = lines[0];
-    let n: usize = first.parse().expect("checked by the caller");
-    let mut inst = Instance::with_size(n).map_err(at(first_line))?;
+    let n = first.parse().unwrap_or(usize::MAX);
+    let mut inst = Instance::with_size(n).map_err(|_| ParseError {
+        line: first_line,
+        message: format!("the board size must be from 1 to {MAX_N}, not {first}"),
+    })?;
     for &(line, text) in &lines[1..] {
         let err = |message: String| ParseError { line, message };
         let tokens: Vec<&str> = text

@@ -5,8 +5,9 @@
 //! one variable per row whose value is the queen's column, and three all-different constraints:
 //! on the columns, on the `\` diagonals and on the `/` diagonals.
 //!
-//! - [`domain`](self) keeps which squares each row can still take, with an `O(n)` place and undo;
-//! - [`propagate`](self) applies forward checking, singletons and hidden singles;
+//! - `domain` keeps which squares each row can still take: one machine word per row for
+//!   `n <= 64`, counters for any `n`; placing and undoing a queen is `O(n)`;
+//! - `propagate` applies forward checking, singletons and hidden singles;
 //! - [`Solver`] searches: first-fail row order, middle-out value order, restarts;
 //! - [`Instance`] is what is given: queens that must stay and squares that are blocked.
 //!

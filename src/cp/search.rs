@@ -7,13 +7,14 @@
 //! - **Explicit stack**: one [`Frame`] per decision holds the row, how far its squares have been
 //!   tried, and the trail mark to undo to. No recursion, so depth is bounded only by `n`.
 //! - **Restarts** (finding one completion only): after a growing number of failures (the Luby
-//!   sequence: 1 1 2 1 1 2 4 ...) the search starts over with new random tie-breaking. A run
-//!   that went wrong early is abandoned instead of explored to the end; the budget keeps
-//!   growing, so an instance without completion is still proved so.
+//!   sequence: 1 1 2 1 1 2 4 ...) the search starts over with new random tie-breaking and a
+//!   random value order. A run that went wrong early is abandoned instead of explored to the
+//!   end; the budget keeps growing, so an instance without completion is still proved so.
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -70,7 +71,13 @@ pub enum Status {
 }
 
 /// Failures allowed in the first run before a restart; later runs get Luby multiples.
-const RESTART_BASE: u64 = 64;
+///
+/// Measured (failures summed over instances): without restarts an empty board of 208 gets stuck;
+/// with them every empty board from 4 to 400 takes at most about 1,100 failures (random value
+/// order after each restart; 8,000 when only ties were reshuffled). Near the phase transition of
+/// blocked boards, where most of the effort is proving "no completion", a base of 1024 needs 2.5
+/// times fewer failures than 64.
+const RESTART_BASE: u64 = 1024;
 
 /// How often (in nodes) the clock is read: often enough to stop on time, rarely enough to cost
 /// nothing.
@@ -92,8 +99,8 @@ enum End {
 
 /// A propagation solver for one instance.
 ///
-/// Boards up to 64 wide use one machine word per domain; larger ones use counters (see the
-/// [`domain`](super::domain) module). Both run the same search.
+/// Boards up to 64 wide use one machine word per domain; larger ones use counters of domain
+/// sizes and column supports. Both run the same search.
 ///
 /// ```
 /// use nqueens::cp::{Instance, Options, Solver, Status};
@@ -237,6 +244,9 @@ impl<B: Board> Engine for Search<B> {
                         run += 1;
                         self.stats.restarts += 1;
                         self.shuffle_ties();
+                        // Tie-breaking alone barely changes the tree (only rows equally far
+                        // from the centre tie); a random value order makes each run a new one.
+                        self.values.shuffle(&mut self.rng);
                     }
                 }
             }

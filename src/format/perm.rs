@@ -48,9 +48,10 @@ pub(super) fn parse_line(input: &mut impl BufRead) -> io::Result<Parsed> {
         for (i, &b) in buf.iter().enumerate() {
             let digit = b.wrapping_sub(b'0');
             if digit < 10 {
-                value = value * 10 + u64::from(digit);
+                // Saturating just above u32::MAX keeps `value` far from u64 overflow, however
+                // many digits follow.
+                value = (value * 10 + u64::from(digit)).min(u64::from(u32::MAX) + 1);
                 in_number = true;
-                // Checked per digit so that `value` itself can never overflow.
                 if value > u64::from(u32::MAX) && error.is_none() {
                     error = Some("a column number is too large".into());
                 }

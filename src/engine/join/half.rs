@@ -18,9 +18,6 @@
 //! `C` is then, for each choice of the rows that hold its left queens, a pair of list entries
 //! whose diagonals do not meet — at `n = 16`, 42% of the pairs tried are placements.
 
-/// The largest number of rows in a half.
-pub(super) const MAX_H: usize = 16;
-
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shape {

@@ -1,8 +1,8 @@
 //! Counting by joining half-boards (meet in the middle).
 //!
 //! Backtracking meets every solution one at a time. Here the board is cut between its top and
-//! bottom halves (`h = n/2` rows each, with the middle row between them when `n` is odd), and
-//! the two halves are searched separately, then joined:
+//! bottom halves (`h = n/2` rows each, with the middle row between them when `n` is odd), the
+//! two halves are listed separately, and the lists are joined:
 //!
 //! 1. **A task fixes the top half's columns** `C` (`h` of them; for odd `n` also the middle
 //!    queen's column). The bottom half must then use exactly the other columns, so rows and
@@ -10,7 +10,8 @@
 //! 2. **Each half is summed up by a word**: the diagonals crossing the cut that it occupies
 //!    ([`half`]). The top half's placements using `C` give a list of words `u`; the bottom
 //!    half's placements using the other columns give words `v`; the solutions of the task are
-//!    the pairs with `u & v == 0`.
+//!    the pairs with `u & v == 0`. The halves themselves are glued from quarter-board lists
+//!    made once per board, which is much cheaper than searching each half per task.
 //! 3. **Counting disjoint pairs** is the hot loop ([`sieve`]): the `u`s are stored bit-sliced in
 //!    groups of 256 and bucketed on a few busy diagonals, so one `v` is tested against 256 `u`s
 //!    with about a dozen vector ANDs and a popcount, and whole buckets that must clash are
@@ -26,16 +27,19 @@
 //! (`R`). Every main task adds its count to both `total` and `unique8`, a `P` task adds its
 //! count to `unique8`, an `R` task twice its count, so `unique8 / 8` is the unique count.
 //!
-//! **Memory.** A task keeps its top words (8 bytes each) and their bit-sliced copy (about 4.5
-//! more bytes each); it stores at most [`CHUNK`] of them at once and runs the bottom search once
-//! per chunk, so a thread never needs more than about 15 MB ([`JoinTasks::memory_bytes`]).
+//! **Memory.** The quarter lists are shared by all threads: 8 bytes per quarter placement,
+//! 15 MB at `n = 18`, 120 MB at `n = 20`, 1.1 GB at `n = 22`, about 10 GB at `n = 24`. Each
+//! thread adds one task's top words (8 bytes each) and their bit-sliced copy (about 4.5 more
+//! bytes each), at most [`CHUNK`] words at a time (or what [`JoinTasks::with_chunk`] says): a
+//! task with more lists its bottom half once per chunk. [`JoinTasks::memory_bytes`] adds these
+//! up before anything is allocated.
 
 mod half;
 mod sieve;
 
 use std::sync::OnceLock;
 
-use half::{Combinations, Middle, Quarters, Shape, Side, MAX_H};
+use half::{Combinations, Middle, Quarters, Shape, Side};
 use sieve::Sieve;
 
 use super::symmetric::{self, Turn};
@@ -47,7 +51,7 @@ use super::{EngineError, Strategy, Tally, TaskSet};
 /// take months on one machine.
 pub const MAX_N: usize = 24;
 
-/// The most top words a task keeps in memory at once.
+/// The most top words a task keeps in memory at once, unless [`JoinTasks::with_chunk`] says.
 pub const CHUNK: usize = 1 << 20;
 
 /// Version of the task list (bump when the list or its order changes).
@@ -86,6 +90,8 @@ pub struct JoinTasks {
     main: Vec<MainTask>,
     /// Built by the first task that needs them, then shared.
     quarters: OnceLock<Quarters>,
+    /// The most top words a task holds at once.
+    chunk: usize,
 }
 
 impl JoinTasks {
@@ -117,7 +123,23 @@ impl JoinTasks {
             shape,
             main,
             quarters: OnceLock::new(),
+            chunk: CHUNK,
         })
+    }
+
+    /// The task list for `n`, holding at most `chunk` top words per task in memory (at least
+    /// 1): less memory, paid for by listing the bottom half once per chunk.
+    ///
+    /// ```
+    /// use nqueens::engine::{join::JoinTasks, Tally, TaskSet};
+    /// let tasks = JoinTasks::with_chunk(10, 5).unwrap();
+    /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+    /// assert_eq!(sum.total, 724);
+    /// ```
+    pub fn with_chunk(n: usize, chunk: usize) -> Result<Self, EngineError> {
+        let mut tasks = JoinTasks::new(n)?;
+        tasks.chunk = chunk.max(1);
+        Ok(tasks)
     }
 
     /// Counts the solutions of main task `t`, before its weight.
@@ -126,22 +148,22 @@ impl JoinTasks {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has just been checked for the features the function enables.
-            return unsafe { count_main_avx2(quarters, &self.shape, t) };
+            return unsafe { count_main_avx2(quarters, &self.shape, t, self.chunk) };
         }
-        count_main_portable(quarters, &self.shape, t)
+        count_main_portable(quarters, &self.shape, t, self.chunk)
     }
 }
 
 /// The main-task count compiled for AVX2, so that the sieve's lanes become one register.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
-    count_main_portable(quarters, shape, t)
+unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, t: MainTask, chunk: usize) -> u64 {
+    count_main_portable(quarters, shape, t, chunk)
 }
 
 /// The main-task count: the top half's words go into a sieve, the bottom half's query it.
 #[inline(always)]
-fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
+fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask, chunk: usize) -> u64 {
     let taken = if shape.gap == 1 { 1 << t.mid() } else { 0 };
     let bottom_cols = shape.full() & !t.cols() & !taken;
     let middle = Middle::new(shape, t.mid());
@@ -149,19 +171,22 @@ fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask) -> u64 {
     let mut total = 0;
     quarters.for_each_half(t.cols(), middle, Side::Top, |u| {
         words.push(u);
-        if words.len() == CHUNK {
-            total += join(quarters, shape, bottom_cols, middle, &words);
+        if words.len() == chunk {
+            total += join(quarters, shape, bottom_cols, middle, &words, chunk);
             words.clear();
         }
     });
     if !words.is_empty() {
-        total += join(quarters, shape, bottom_cols, middle, &words);
+        total += join(quarters, shape, bottom_cols, middle, &words, chunk);
     }
     total
 }
 
 /// Counts the pairs of a top word from `words` and a bottom word with `bottom_cols` whose
 /// diagonals do not meet.
+///
+/// The first `chunk` bottom words are kept to choose the sieve's cut bits (the bits both sides
+/// often have); the rest query the sieve as they come.
 #[inline(always)]
 fn join(
     quarters: &Quarters,
@@ -169,17 +194,39 @@ fn join(
     bottom_cols: u32,
     middle: Middle,
     words: &[u64],
+    chunk: usize,
 ) -> u64 {
-    let sieve = Sieve::build(words, shape.bits());
+    let mut queries = Vec::new();
+    let mut sieve: Option<Sieve> = None;
     let mut found = 0;
-    // Inlined, the closure is compiled with the caller's target features (AVX2).
+    // Inlined, the closure is compiled with the caller's target features (AVX2); for the
+    // same reason the loops below are plain loops.
     quarters.for_each_half(
         bottom_cols,
         middle,
         Side::Bottom,
         #[inline(always)]
-        |v| found += sieve.count(v),
+        |v| match &sieve {
+            Some(sieve) => found += sieve.count(v),
+            None => {
+                queries.push(v);
+                if queries.len() == chunk {
+                    let built = Sieve::build(words, shape.bits(), &queries);
+                    for &q in &queries {
+                        found += built.count(q);
+                    }
+                    queries = Vec::new();
+                    sieve = Some(built);
+                }
+            }
+        },
     );
+    if sieve.is_none() {
+        let built = Sieve::build(words, shape.bits(), &queries);
+        for &q in &queries {
+            found += built.count(q);
+        }
+    }
     found
 }
 
@@ -208,9 +255,7 @@ fn family_weight(shape: &Shape, cols: u32, mid: usize) -> Option<u32> {
         return None;
     }
     family.sort_unstable();
-    let mut distinct = family.to_vec();
-    distinct.dedup();
-    Some(distinct.len() as u32)
+    Some(1 + family.windows(2).filter(|w| w[0] != w[1]).count() as u32)
 }
 
 impl TaskSet for JoinTasks {
@@ -257,23 +302,28 @@ impl TaskSet for JoinTasks {
         }
     }
     /// The quarter lists (shared), plus for each thread one task's top words and their sieve:
-    /// at most `min(h!, CHUNK)` words (`h!` ways to put `h` queens in `h` columns).
+    /// at most `min(h!, chunk)` words (`h!` ways to put `h` queens in `h` columns).
     fn memory_bytes(&self, threads: usize) -> u64 {
         let h = self.shape.h as u64;
-        let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < CHUNK as u64));
-        let words = words.unwrap_or(CHUNK as u64);
+        let chunk = self.chunk as u64;
+        let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
+        let words = words.unwrap_or(chunk);
         Quarters::bytes(&self.shape) + threads as u64 * Sieve::bytes(words, self.shape.bits())
     }
 }
 
-// The packing of `MainTask` needs columns in 24 bits; the searches need h <= MAX_H.
-const _: () = assert!(MAX_N <= 24 && MAX_N / 2 <= MAX_H);
+// The packing of `MainTask` keeps columns in 24 bits.
+const _: () = assert!(MAX_N <= 24);
 
 /// `true` if joining half-boards beats backtracking for `n`.
 ///
+/// Measured against the backtracking engine on one thread (CPU time): about even up to
+/// `n = 13`, where both take milliseconds; 1.4x faster at 14 and 15, 3x at 16.
+///
 /// ```
 /// assert!(nqueens::engine::join::preferred(18));
+/// assert!(!nqueens::engine::join::preferred(8));
 /// ```
 pub fn preferred(n: usize) -> bool {
-    (12..=MAX_N).contains(&n)
+    (14..=MAX_N).contains(&n)
 }

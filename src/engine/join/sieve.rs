@@ -7,9 +7,11 @@
 //!    position `j`, one 256-bit row says which words of the group do *not* have bit `j`. The
 //!    words disjoint from `v` are then the AND of the rows of `v`'s set bits, and their number
 //!    is a popcount: 256 pairs tested with about a dozen ANDs.
-//! 2. **Buckets on a few bits.** The top words are split into `2^k` buckets by `k` frequent
-//!    ("cut") bits. A query only visits the buckets whose cut bits avoid its own, which skips
-//!    most of the pairs that would collide on the busiest diagonals.
+//! 2. **Buckets on a few bits.** The top words are split into `2^k` buckets by `k` "cut" bits,
+//!    those that the top words and the queries most often both have. A query only visits the
+//!    buckets whose cut bits avoid its own, which skips most of the pairs that would collide on
+//!    the busiest diagonals. (Ranking the bits by the queries' frequency as well as the stored
+//!    words' made `n = 18` about 20% faster.)
 
 /// 64-bit lanes per group: 4 fill one AVX2 register.
 const LANES: usize = 4;
@@ -35,28 +37,38 @@ pub(super) struct Sieve {
 }
 
 impl Sieve {
-    /// Bytes a sieve of `words` words of `bits` bits may occupy (with the words themselves).
+    /// Bytes a sieve of `words` words of `bits` bits may occupy, with the words themselves
+    /// and as many queries kept to choose the cut bits.
     pub fn bytes(words: u64, bits: usize) -> u64 {
         let row = (LANES * 8) as u64;
         let groups = words.div_ceil(GROUP as u64) + (1 << MAX_CUT);
-        words * 8 + groups * (bits as u64 + 1) * row + (1 << MAX_CUT) * 4
+        2 * words * 8 + groups * (bits as u64 + 1) * row + (1 << MAX_CUT) * 4
     }
 
-    /// Stores `words`, each using only the low `bits` bits.
-    pub fn build(words: &[u64], bits: usize) -> Sieve {
-        // One bucket per ~4 groups keeps the partly filled last group of each bucket cheap.
-        let k = (words.len() / (4 * GROUP))
-            .max(1)
-            .ilog2()
-            .min(MAX_CUT as u32) as usize;
-        let mut freq = [0u32; 64];
+    /// Stores `words`, each using only the low `bits` bits, bucketed for queries like
+    /// `queries` (a sample is enough).
+    pub fn build(words: &[u64], bits: usize, queries: &[u64]) -> Sieve {
+        // About one group per bucket: more cut bits skip more pairs but leave more groups
+        // part-filled (measured at n = 16 and 18).
+        let k = (words.len() / GROUP).max(1).ilog2().min(MAX_CUT as u32) as usize;
+        // A cut bit skips the pairs where both words have it: rank bits by how often the
+        // stored words and the queries have them.
+        let mut freq = [0u64; 64];
         if k > 0 {
-            for &w in words {
-                let mut x = w;
-                while x != 0 {
-                    freq[x.trailing_zeros() as usize] += 1;
-                    x &= x - 1;
+            let count = |list: &[u64]| {
+                let mut f = [0u64; 64];
+                for &w in list {
+                    let mut x = w;
+                    while x != 0 {
+                        f[x.trailing_zeros() as usize] += 1;
+                        x &= x - 1;
+                    }
                 }
+                f
+            };
+            let (fw, fq) = (count(words), count(queries));
+            for j in 0..64 {
+                freq[j] = fw[j] * fq[j];
             }
         }
         let mut order: Vec<usize> = (0..bits).collect();
@@ -122,8 +134,8 @@ impl Sieve {
                 } else {
                     (1 << block.len()) - 1
                 };
-                for j in 0..bits {
-                    s.rows[base + 1 + j][lane] = m[j];
+                for (row, &bits_j) in s.rows[base + 1..base + 1 + bits].iter_mut().zip(&m) {
+                    row[lane] = bits_j;
                 }
             }
         }
@@ -223,9 +235,9 @@ mod tests {
         }
         let original = m;
         transpose64(&mut m);
-        for k in 0..64 {
-            for i in 0..64 {
-                assert_eq!(original[k] >> i & 1, m[i] >> k & 1, "bit {i} of row {k}");
+        for (k, row) in original.iter().enumerate() {
+            for (i, column) in m.iter().enumerate() {
+                assert_eq!(row >> i & 1, column >> k & 1, "bit {i} of row {k}");
             }
         }
     }
@@ -242,7 +254,7 @@ mod tests {
         };
         for len in [0, 1, 63, 64, 65, 300, 5000] {
             let words: Vec<u64> = (0..len).map(|_| next()).collect();
-            let sieve = Sieve::build(&words, 34);
+            let sieve = Sieve::build(&words, 34, &words);
             for _ in 0..50 {
                 let q = next();
                 let slow = words.iter().filter(|&&w| w & q == 0).count() as u64;
