@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 use nqueens::engine::backtrack::BacktrackTasks;
-use nqueens::engine::tasks::{self, constellations, prefixes, transform, Constellation, Frame};
+use nqueens::engine::tasks::{
+    self, constellations, prefixes, transform, Constellation, Frame, Start,
+};
 use nqueens::engine::{kernel, run, Strategy, Tally, TaskSet};
 use proptest::prelude::*;
 
@@ -188,6 +190,51 @@ fn node_counting_kernel_counts_the_same() {
         let counted = kernel::count_with_nodes(&f, Default::default());
         assert_eq!(counted.solutions, kernel::count(&f, Default::default()));
         assert!(counted.nodes > 0 || counted.solutions <= 1);
+    }
+}
+
+/// Completions of `start`, by the plain recursion over `Start::place` (the kernel's oracle).
+fn completions(f: &Frame, start: Start) -> u64 {
+    if start.level == f.levels {
+        return 1;
+    }
+    let mut open = start.open(f);
+    let mut sum = 0;
+    while open != 0 {
+        let q = open & open.wrapping_neg();
+        open ^= q;
+        sum += completions(f, start.place(f, q));
+    }
+    sum
+}
+
+/// Checks the kernel against the oracle from `start` and from every state below it.
+fn check_every_state(f: &Frame, start: Start) {
+    let want = completions(f, start);
+    assert_eq!(kernel::count(f, start), want, "{start:?}");
+    assert_eq!(
+        kernel::count_with_nodes(f, start).solutions,
+        want,
+        "{start:?}"
+    );
+    if start.level < f.levels {
+        let mut open = start.open(f);
+        while open != 0 {
+            let q = open & open.wrapping_neg();
+            open ^= q;
+            check_every_state(f, start.place(f, q));
+        }
+    }
+}
+
+#[test]
+fn kernel_counts_right_from_every_state() {
+    // Every number of rows left (the stack loop, each tail row, the closed-form last two rows),
+    // including states with no completion.
+    for n in 5..=10 {
+        for c in constellations(n) {
+            check_every_state(&Frame::new(n, &c), Start::default());
+        }
     }
 }
 

@@ -7,9 +7,11 @@
 //!
 //! - **No recursion**: an explicit stack of four words per level, so there are no calls, and the
 //!   state of a suspended level is exactly what it needs to resume.
-//! - **Leaves by popcount**: at the second-to-last free row, instead of descending once more for
-//!   each child, the open columns of the last row are counted with one `popcnt`. The last level of
-//!   a search tree holds most of its nodes, so this removes most pushes and pops.
+//! - **The last rows in loops of their own**: the last four free rows, where most nodes are, are
+//!   searched by nested loops with their masks in registers (`Tail`), and the last two of them
+//!   without any loop: the completions below a whole row of candidate queens take five popcounts
+//!   (see `Tail::two`). This measured about 10% less CPU time at N=16 than counting only the last
+//!   row by popcount and stacking every other level.
 //! - **Rows with a border queen are skipped**: the diagonals shift by the row distance to the
 //!   next free row, so the loop never spends a level on a forced queen.
 //!
@@ -78,29 +80,133 @@ unsafe fn search_x86<const NODES: bool>(frame: &Frame, start: Start) -> Count {
 fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
     let levels = frame.levels;
     assert!(levels <= 32, "a frame has at most 32 levels");
-    let mut open = start.open(frame);
+    let open = start.open(frame);
+    let (cols, left, right) = (start.cols, start.left, start.right);
+    let tail = Tail::new(frame);
     match levels - start.level {
-        0 => {
-            return Count {
-                solutions: 1,
-                nodes: 0,
-            }
-        }
-        1 => {
-            return Count {
-                solutions: open.count_ones() as u64,
-                nodes: 0,
-            }
-        }
-        _ => {}
+        0 => Count {
+            solutions: 1,
+            nodes: 0,
+        },
+        1 => Count {
+            solutions: open.count_ones() as u64,
+            nodes: 0,
+        },
+        2 => tail.two::<NODES>(cols, left, right, open),
+        3 => tail.three::<NODES>(cols, left, right, open),
+        TAIL => tail.four::<NODES>(cols, left, right, open),
+        _ => descend::<NODES>(frame, &tail, start),
     }
-    let last = levels - 2;
+}
+
+/// How many free rows at the bottom of a frame [`Tail`] searches.
+const TAIL: usize = 4;
+
+/// The last four free rows, searched by nested loops instead of the stack, the last two of
+/// them without any loop (see [`Tail::two`]).
+///
+/// Most of the tree's nodes sit in its last few rows. In loops of their own, with the masks
+/// and shifts of those rows in registers, a node costs no push, no pop and no level check;
+/// the gain shrinks with each row added, and four measured best.
+struct Tail {
+    /// `shift[k]`: the row distance from the `k`-th last free row to the next (`k >= 2`).
+    shift: [u32; TAIL + 1],
+    /// `allowed[k]`: the columns the border queens leave open in the `k`-th last free row.
+    allowed: [u32; TAIL + 1],
+}
+
+impl Tail {
+    fn new(frame: &Frame) -> Tail {
+        let mut tail = Tail {
+            shift: [0; TAIL + 1],
+            allowed: [0; TAIL + 1],
+        };
+        for k in 1..=TAIL.min(frame.levels) {
+            tail.shift[k] = frame.shift[frame.levels - k];
+            tail.allowed[k] = frame.allowed[frame.levels - k];
+        }
+        tail
+    }
+
+    /// The state below a queen `q` on the `k`-th last row, and the open columns there.
+    #[inline(always)]
+    fn place(&self, k: usize, cols: u32, left: u32, right: u32, q: u32) -> (u32, u32, u32, u32) {
+        let s = self.shift[k];
+        let (c, l, r) = (cols | q, (left | q) >> s, (right | q) << s);
+        (c, l, r, self.allowed[k - 1] & !(c | l | r))
+    }
+
+    /// Completions of the fourth-to-last row with columns `open`.
+    #[inline(always)]
+    fn four<const NODES: bool>(&self, cols: u32, left: u32, right: u32, mut open: u32) -> Count {
+        let mut found = Count::default();
+        if NODES {
+            found.nodes = open.count_ones() as u64;
+        }
+        while open != 0 {
+            let q = open & open.wrapping_neg();
+            open ^= q;
+            let (c, l, r, next) = self.place(4, cols, left, right, q);
+            let below = self.three::<NODES>(c, l, r, next);
+            found.solutions += below.solutions;
+            found.nodes += below.nodes;
+        }
+        found
+    }
+
+    /// Completions of the third-to-last row with columns `open`.
+    #[inline(always)]
+    fn three<const NODES: bool>(&self, cols: u32, left: u32, right: u32, mut open: u32) -> Count {
+        let mut found = Count::default();
+        if NODES {
+            found.nodes = open.count_ones() as u64;
+        }
+        while open != 0 {
+            let q = open & open.wrapping_neg();
+            open ^= q;
+            let (c, l, r, next) = self.place(3, cols, left, right, q);
+            let below = self.two::<NODES>(c, l, r, next);
+            found.solutions += below.solutions;
+            found.nodes += below.nodes;
+        }
+        found
+    }
+
+    /// Completions of the second-to-last row with columns `open`, without a loop over them.
+    ///
+    /// A queen `q` there leaves the last row the columns of `rest` (what the queens above
+    /// leave it) except three: `q` itself and its two diagonal neighbours `q >> s` and `q << s`
+    /// (distinct bits, as `s >= 1`; a bit shifted off the word is simply gone). So it has
+    /// `popcnt(rest) - [q in rest] - [q >> s in rest] - [q << s in rest]` completions, and the
+    /// sum over every `q` of `open` takes five popcounts: summed over `q`, the brackets count
+    /// `rest & open`, `rest & (open >> s)` and `rest & (open << s)` (a shift maps distinct bits
+    /// to distinct bits).
+    #[inline(always)]
+    fn two<const NODES: bool>(&self, cols: u32, left: u32, right: u32, open: u32) -> Count {
+        let s = self.shift[2];
+        let rest = self.allowed[1] & !(cols | left >> s | right << s);
+        let each = open.count_ones() * rest.count_ones();
+        let lost = (rest & open).count_ones()
+            + (rest & open >> s).count_ones()
+            + (rest & open << s).count_ones();
+        Count {
+            solutions: u64::from(each - lost),
+            nodes: if NODES { open.count_ones() as u64 } else { 0 },
+        }
+    }
+}
+
+/// The search from `start` (more than [`TAIL`] free rows left) down to the last row above the
+/// tail, whose children [`Tail::four`] counts.
+#[inline(always)]
+fn descend<const NODES: bool>(frame: &Frame, tail: &Tail, start: Start) -> Count {
+    let deepest = frame.levels - TAIL - 1;
+    let mut found = Count::default();
     let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
     let mut depth = 0;
     let mut level = start.level;
     let (mut cols, mut left, mut right) = (start.cols, start.left, start.right);
-    let mut solutions = 0u64;
-    let mut nodes = 0u64;
+    let mut open = start.open(frame);
     loop {
         if open == 0 {
             if depth == 0 {
@@ -115,10 +221,10 @@ fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
         let q = open & open.wrapping_neg();
         open ^= q;
         if NODES {
-            nodes += 1;
+            found.nodes += 1;
         }
-        // SAFETY: `level <= last = levels - 2` and `levels <= 32` (asserted above), so `level`
-        // and `level + 1` index the 32-entry arrays.
+        // SAFETY: `level <= deepest < levels` and `levels <= 32` (asserted by the caller), so
+        // `level` and `level + 1` index the 32-entry arrays.
         let (s, allowed) = unsafe {
             (
                 *frame.shift.get_unchecked(level),
@@ -127,8 +233,10 @@ fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
         };
         let (c, l, r) = (cols | q, (left | q) >> s, (right | q) << s);
         let next = allowed & !(c | l | r);
-        if level == last {
-            solutions += next.count_ones() as u64;
+        if level == deepest {
+            let below = tail.four::<NODES>(c, l, r, next);
+            found.solutions += below.solutions;
+            found.nodes += below.nodes;
         } else if next != 0 {
             // SAFETY: `depth` counts the levels above `level`, so `depth < levels <= 32`.
             unsafe { *stack.get_unchecked_mut(depth) = (cols, left, right, open) };
@@ -137,5 +245,5 @@ fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
             (cols, left, right, open) = (c, l, r, next);
         }
     }
-    Count { solutions, nodes }
+    found
 }
