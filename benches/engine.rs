@@ -103,6 +103,9 @@ fn main() {
             assert_eq!(one.total, u128::from(expected));
         }
         assert_eq!(two, one);
+        if let Some(published) = nqueens::reference::published(n) {
+            assert_eq!((one.total, one.unique()), published, "N={n}");
+        }
         let (nodes, t_nodes) = best(1, || {
             (0..tasks.len())
                 .map(|i| {

@@ -103,6 +103,9 @@ fn main() {
         assert_eq!(bt, one, "the strategies disagree");
         let (two, t2) = seconds(|| join(n, 2));
         assert_eq!(one, two, "thread count changed the result");
+        if let Some(published) = nqueens::reference::published(n) {
+            assert_eq!((one.total, one.unique()), published, "N={n}");
+        }
         println!(
             "| {n} | {bb} | {tb:.3} s | {t1:.3} s | {t2:.3} s | {:.1}x | {:.1}x | {:.2}x |",
             bb_t / t1,

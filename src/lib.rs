@@ -9,6 +9,7 @@
 //! - [`engine`]: the fast counter, split into numbered tasks for threads, checkpoints, shards.
 //! - [`cp`]: a propagation solver for partial placements and blocked squares.
 //! - [`large`]: one solution for huge `n`.
+//! - [`reference`]: the published counts (OEIS) for N = 1..=27.
 //!
 //! ```
 //! use nqueens::Placement;
@@ -23,6 +24,7 @@ pub mod engine;
 pub mod format;
 pub mod large;
 pub mod placement;
+pub mod reference;
 pub mod solutions;
 
 pub use placement::Placement;
