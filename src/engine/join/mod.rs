@@ -4,9 +4,10 @@
 //! bottom halves (`h = n/2` rows each, with the middle row between them when `n` is odd), the
 //! two halves are listed separately, and the lists are joined:
 //!
-//! 1. **A task fixes the top half's columns** `C` (`h` of them; for odd `n` also the middle
-//!    queen's column). The bottom half must then use exactly the other columns, so rows and
-//!    columns are settled and only diagonals can still clash.
+//! 1. **A task fixes the top half's columns** `C` (`h` of them). The bottom half must then use
+//!    exactly the other columns, so rows and columns are settled and only diagonals can still
+//!    clash. For odd `n` the middle row belongs to the bottom half: the task lists and stores
+//!    its top half once, then joins it with the bottom half of each middle column in turn.
 //! 2. **Each half is summed up by a word**: the diagonals crossing the cut that it occupies
 //!    ([`half`]). The top half's placements using `C` give a list of words `u`; the bottom
 //!    half's placements using the other columns give words `v`; the solutions of the task are
@@ -18,9 +19,11 @@
 //!    about a dozen vector ANDs and a popcount, and whole buckets that must clash are skipped. (Hashing the complement of `v` finds only equal words, not disjoint ones; a
 //!    subset-sum table over `2(n-1)` diagonal bits would need `2^34` entries at `n = 18`.)
 //!
-//! **Symmetry.** Mirroring the board left-right maps a task `C` to its mirror image, and turning
-//! it upside down swaps the halves, mapping `C` to the other columns; both keep the count. Only
-//! the smallest task of each such family is in the list, weighted by the family's size.
+//! **Symmetry.** Mirroring the board left-right maps a join `(C, m)` (top columns, middle
+//! column) to its mirror image, and turning it upside down swaps the halves, mapping `C` to the
+//! columns left over by `C` and `m`; both keep the count. Only the smallest join of each such
+//! family, ordered by `C` first, is counted, weighted by the family's size; a task is a `C`
+//! with at least one such join.
 //!
 //! **Unique solutions** come from Burnside's lemma ([`super::symmetric`]): the list ends with
 //! small tasks that count the solutions unchanged by a half turn (`P`) and by a quarter turn
@@ -55,27 +58,7 @@ pub const MAX_N: usize = 24;
 pub const CHUNK: usize = 1 << 20;
 
 /// Version of the task list (bump when the list or its order changes).
-const VERSION: u32 = 1;
-
-/// One main task: the top half's columns, the middle queen's column (odd `n`), and how many
-/// symmetric tasks it stands for; packed into 32 bits to keep the list small.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct MainTask(u32);
-
-impl MainTask {
-    fn new(cols: u32, mid: usize, weight: u32) -> MainTask {
-        MainTask(cols | (mid as u32) << 24 | weight.trailing_zeros() << 29)
-    }
-    fn cols(self) -> u32 {
-        self.0 & 0xff_ffff
-    }
-    fn mid(self) -> usize {
-        (self.0 >> 24 & 0x1f) as usize
-    }
-    fn weight(self) -> u64 {
-        1 << (self.0 >> 29)
-    }
-}
+const VERSION: u32 = 2;
 
 /// The task list of the Join strategy.
 ///
@@ -87,7 +70,8 @@ impl MainTask {
 /// ```
 pub struct JoinTasks {
     shape: Shape,
-    main: Vec<MainTask>,
+    /// The top half's columns of each main task.
+    main: Vec<u32>,
     /// Built by the first task that needs them, then shared.
     quarters: OnceLock<Quarters>,
     /// The most top words a task holds at once.
@@ -106,19 +90,9 @@ impl JoinTasks {
             });
         }
         let shape = Shape::new(n);
-        let mut main = Vec::new();
-        let mids = if shape.gap == 1 { 0..n } else { 0..1 };
-        for mid in mids {
-            let taken = if shape.gap == 1 { 1 << mid } else { 0 };
-            for cols in Combinations::new(n, shape.h) {
-                if cols & taken != 0 {
-                    continue;
-                }
-                if let Some(weight) = family_weight(&shape, cols, mid) {
-                    main.push(MainTask::new(cols, mid, weight));
-                }
-            }
-        }
+        let main = Combinations::new(n, shape.h)
+            .filter(|&cols| joins(&shape, cols).next().is_some())
+            .collect();
         Ok(JoinTasks {
             shape,
             main,
@@ -142,44 +116,61 @@ impl JoinTasks {
         Ok(tasks)
     }
 
-    /// Counts the solutions of main task `t`, before its weight.
-    fn count_main(&self, t: MainTask) -> u64 {
+    /// Counts the solutions of the main task with top columns `cols`, weighted.
+    fn count_main(&self, cols: u32) -> u64 {
         let quarters = self.quarters.get_or_init(|| Quarters::new(&self.shape));
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has just been checked for the features the function enables.
-            return unsafe { count_main_avx2(quarters, &self.shape, t, self.chunk) };
+            return unsafe { count_main_avx2(quarters, &self.shape, cols, self.chunk) };
         }
-        count_main_portable(quarters, &self.shape, t, self.chunk)
+        count_main_portable(quarters, &self.shape, cols, self.chunk)
     }
 }
 
 /// The main-task count compiled for AVX2, so that the sieve's lanes become one register.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
-unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, t: MainTask, chunk: usize) -> u64 {
-    count_main_portable(quarters, shape, t, chunk)
+unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, cols: u32, chunk: usize) -> u64 {
+    count_main_portable(quarters, shape, cols, chunk)
 }
 
-/// The main-task count: the top half's words go into a sieve, the bottom half's query it.
+/// The main-task count: the top half's words are listed once, then joined with the bottom
+/// half of each middle column the task counts.
 #[inline(always)]
-fn count_main_portable(quarters: &Quarters, shape: &Shape, t: MainTask, chunk: usize) -> u64 {
-    let taken = if shape.gap == 1 { 1 << t.mid() } else { 0 };
-    let bottom_cols = shape.full() & !t.cols() & !taken;
-    let middle = Middle::new(shape, t.mid());
+fn count_main_portable(quarters: &Quarters, shape: &Shape, cols: u32, chunk: usize) -> u64 {
+    let mids: Vec<(usize, u64)> = joins(shape, cols).collect();
+    let join_all = |words: &[u64]| -> u64 {
+        let mut total = 0;
+        for &(mid, weight) in &mids {
+            let taken = if shape.gap == 1 { 1 << mid } else { 0 };
+            let bottom_cols = shape.full() & !cols & !taken;
+            let middle = Middle::new(shape, mid);
+            total += weight * join(quarters, shape, bottom_cols, middle, words, chunk);
+        }
+        total
+    };
     let mut words = Vec::new();
     let mut total = 0;
-    quarters.for_each_half(t.cols(), middle, Side::Top, |u| {
+    quarters.for_each_half(cols, Middle::default(), Side::Top, |u| {
         words.push(u);
         if words.len() == chunk {
-            total += join(quarters, shape, bottom_cols, middle, &words, chunk);
+            total += join_all(&words);
             words.clear();
         }
     });
     if !words.is_empty() {
-        total += join(quarters, shape, bottom_cols, middle, &words, chunk);
+        total += join_all(&words);
     }
     total
+}
+
+/// The middle columns (0 for even `n`) whose join with top columns `cols` is the smallest of
+/// its symmetry family, each with the family's size.
+fn joins(shape: &Shape, cols: u32) -> impl Iterator<Item = (usize, u64)> + '_ {
+    let mids = if shape.gap == 1 { 0..shape.n } else { 0..1 };
+    mids.filter(move |&mid| shape.gap == 0 || cols & 1 << mid == 0)
+        .filter_map(move |mid| family_weight(shape, cols, mid).map(|w| (mid, u64::from(w))))
 }
 
 /// Counts the pairs of a top word from `words` and a bottom word with `bottom_cols` whose
@@ -247,19 +238,20 @@ fn family_weight(shape: &Shape, cols: u32, mid: usize) -> Option<u32> {
     let mirror = |c: u32| c.reverse_bits() >> (32 - n);
     let taken = if shape.gap == 1 { 1 << mid } else { 0 };
     let other = shape.full() & !cols & !taken;
+    // Ordered by columns first, so that the joins of one task share its top half.
     let mut family = [
-        (mid, cols),
-        (n - 1 - mid, mirror(cols)),
-        (mid, other),
-        (n - 1 - mid, mirror(other)),
+        (cols, mid),
+        (mirror(cols), n - 1 - mid),
+        (other, mid),
+        (mirror(other), n - 1 - mid),
     ];
     if shape.gap == 0 {
         // Even n has no middle queen: the mirror must not be told apart by it.
         for f in &mut family {
-            f.0 = 0;
+            f.1 = 0;
         }
     }
-    if family.iter().any(|&f| f < (mid, cols)) {
+    if family.iter().any(|&f| f < (cols, mid)) {
         return None;
     }
     family.sort_unstable();
@@ -283,8 +275,8 @@ impl TaskSet for JoinTasks {
     }
     fn count(&self, index: usize) -> Tally {
         let n = self.shape.n;
-        if let Some(&t) = self.main.get(index) {
-            let total = u128::from(self.count_main(t) * t.weight());
+        if let Some(&cols) = self.main.get(index) {
+            let total = u128::from(self.count_main(cols));
             return Tally {
                 total,
                 unique8: total,
@@ -320,7 +312,7 @@ impl TaskSet for JoinTasks {
     }
 }
 
-// The packing of `MainTask` keeps columns in 24 bits.
+// Words hold `2(n - 1)` diagonal bits in a `u64`, column masks fit a `u32`.
 const _: () = assert!(MAX_N <= 24);
 
 /// `true` if joining half-boards beats backtracking for `n`.
