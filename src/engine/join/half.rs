@@ -1,12 +1,11 @@
 //! The placements of one half-board, and the diagonals they share with the other half.
 //!
 //! The top half is rows `0..h`. The bottom half is rows `n-h..n`, read upside down (its row
-//! `n-1` as row 0), so everything below serves both. For odd `n` the middle row joins the bottom
-//! half, as its row `h`: its queen's column is chosen per join and its diagonals go into the
-//! bottom half's word.
+//! `n-1` as row 0), so everything below serves both. Between them lies the middle row when `n`
+//! is odd; its queen's column is chosen per join and it only blocks squares.
 //!
 //! **Words.** A top queen and a bottom queen can only meet on a diagonal that crosses the cut.
-//! There are `width` such diagonals per family (`n - 1`: the cut lies between two adjacent rows). A
+//! There are `width` such diagonals per family (`n - 1` for even `n`, `n - 2` for odd `n`). A
 //! half-board is summed up by one word: the crossing diagonals it occupies, `width` bits per
 //! family, the family that the other half lists first in the low bits. A top word `u` and a
 //! bottom word `v` make a solution exactly when `u & v == 0`: rows and columns are settled by
@@ -39,7 +38,7 @@ impl Shape {
             n,
             h: n / 2,
             gap,
-            width: n.saturating_sub(1),
+            width: n.saturating_sub(1 + gap),
         }
     }
 
@@ -58,18 +57,14 @@ impl Shape {
     #[inline(always)]
     fn word(&self, sum: u64, diff: u64, side: Side) -> u64 {
         let mask = (1u64 << self.width) - 1;
-        // The cut lies just above row `h` of the board: for odd `n` the bottom half (read
-        // upside down) has the middle row as its row `h`. Top diagonal `r + c` crosses the cut
-        // at bit `r + c - h`, `c - r` at bit `c - r + n - 1 - (h + gap)`; the bottom half sees
-        // the same diagonals with `sum` and `diff` swapped, so its shifts swap too. Outside
-        // `0..width` a diagonal leaves the board before it reaches the other half.
+        // Diagonal `r + c` crosses the cut's near side at column `r + c - h - gap` of the
+        // other half's frame; `c - r` crosses at `c - r + h - 1`. Outside `0..width` a diagonal
+        // leaves the board before it reaches the other half.
+        let falling = (sum >> (self.h + self.gap)) & mask;
+        let rising = (diff >> (self.n - self.h)) & mask;
         match side {
-            Side::Top => {
-                (sum >> self.h) & mask | ((diff >> (self.h + self.gap)) & mask) << self.width
-            }
-            Side::Bottom => {
-                (diff >> self.h) & mask | ((sum >> (self.h + self.gap)) & mask) << self.width
-            }
+            Side::Top => falling | rising << self.width,
+            Side::Bottom => rising | falling << self.width,
         }
     }
 }
@@ -308,6 +303,27 @@ impl Quarters {
     /// `cols` and avoids the middle queen.
     #[inline(always)]
     pub fn for_each_half(&self, cols: u32, middle: Middle, side: Side, mut emit: impl FnMut(u64)) {
+        self.for_each_placement(cols, middle, |sum, diff| {
+            emit(self.shape.word(sum, diff, side))
+        });
+    }
+
+    /// Calls `emit` with the word of every top half that uses exactly the columns `cols`, and
+    /// the middle row's columns it attacks (bit `c`: a queen in the middle row's column `c`).
+    #[inline(always)]
+    pub fn for_each_top(&self, cols: u32, mut emit: impl FnMut(u64, u32)) {
+        let (h, full) = (self.shape.h, u64::from(self.shape.full()));
+        self.for_each_placement(cols, Middle::default(), |sum, diff| {
+            // Row `h`, column `c` lies on diagonals `h + c` and `c - h + n - 1`.
+            let attacked = ((sum >> h | diff >> (self.shape.n - 1 - h)) & full) as u32;
+            emit(self.shape.word(sum, diff, Side::Top), attacked)
+        });
+    }
+
+    /// Calls `emit(sum, diff)` with the diagonals of every placement of a half that uses
+    /// exactly the columns `cols` and avoids the middle queen.
+    #[inline(always)]
+    fn for_each_placement(&self, cols: u32, middle: Middle, mut emit: impl FnMut(u64, u64)) {
         let h = self.shape.h;
         let all_rows = (1u32 << h) - 1;
         let left_cols = cols & all_rows;
@@ -324,12 +340,12 @@ impl Quarters {
                 if ls & middle.sum != 0 || ld & middle.diff != 0 {
                     continue;
                 }
-                // The middle queen belongs to the bottom half: it joins the word too.
+                // The middle queen joins the left quarter for the test, not for the word.
                 let (ts, td) = (ls | middle.sum, ld | middle.diff);
                 for &r in rights {
                     let (rs, rd) = self.right.diagonals(r);
                     if ts & rs == 0 && td & rd == 0 {
-                        emit(self.shape.word(ts | rs, td | rd, side));
+                        emit(ls | rs, ld | rd);
                     }
                 }
             }

@@ -6,8 +6,9 @@
 //!
 //! 1. **A task fixes the top half's columns** `C` (`h` of them). The bottom half must then use
 //!    exactly the other columns, so rows and columns are settled and only diagonals can still
-//!    clash. For odd `n` the middle row belongs to the bottom half: the task lists and stores
-//!    its top half once, then joins it with the bottom half of each middle column in turn.
+//!    clash. For odd `n` the task lists its top half once, noting which middle columns each
+//!    top placement attacks, then joins, for each middle column in turn, the top placements
+//!    that leave it free with the bottom half that avoids it.
 //! 2. **Each half is summed up by a word**: the diagonals crossing the cut that it occupies
 //!    ([`half`]). The top half's placements using `C` give a list of words `u`; the bottom
 //!    half's placements using the other columns give words `v`; the solutions of the task are
@@ -135,32 +136,38 @@ unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, cols: u32, chunk: 
     count_main_portable(quarters, shape, cols, chunk)
 }
 
-/// The main-task count: the top half's words are listed once, then joined with the bottom
-/// half of each middle column the task counts.
+/// The main-task count: the top half is listed once; for each middle column the task counts,
+/// the top words that leave it free go into a sieve and the bottom half's words query it.
 #[inline(always)]
 fn count_main_portable(quarters: &Quarters, shape: &Shape, cols: u32, chunk: usize) -> u64 {
     let mids: Vec<(usize, u64)> = joins(shape, cols).collect();
-    let join_all = |words: &[u64]| -> u64 {
+    let mut tops = Vec::new();
+    let mut words = Vec::new();
+    let join_all = |tops: &[(u64, u32)], words: &mut Vec<u64>| -> u64 {
         let mut total = 0;
         for &(mid, weight) in &mids {
             let taken = if shape.gap == 1 { 1 << mid } else { 0 };
+            words.clear();
+            words.extend(tops.iter().filter(|t| t.1 & taken == 0).map(|t| t.0));
+            if words.is_empty() {
+                continue;
+            }
             let bottom_cols = shape.full() & !cols & !taken;
             let middle = Middle::new(shape, mid);
             total += weight * join(quarters, shape, bottom_cols, middle, words, chunk);
         }
         total
     };
-    let mut words = Vec::new();
     let mut total = 0;
-    quarters.for_each_half(cols, Middle::default(), Side::Top, |u| {
-        words.push(u);
-        if words.len() == chunk {
-            total += join_all(&words);
-            words.clear();
+    quarters.for_each_top(cols, |u, attacked| {
+        tops.push((u, attacked));
+        if tops.len() == chunk {
+            total += join_all(&tops, &mut words);
+            tops.clear();
         }
     });
-    if !words.is_empty() {
-        total += join_all(&words);
+    if !tops.is_empty() {
+        total += join_all(&tops, &mut words);
     }
     total
 }
@@ -301,14 +308,16 @@ impl TaskSet for JoinTasks {
             unique8: u128::from(unique8),
         }
     }
-    /// The quarter lists (shared), plus for each thread one task's top words and their sieve:
-    /// at most `min(h!, chunk)` words (`h!` ways to put `h` queens in `h` columns).
+    /// The quarter lists (shared), plus for each thread one task's top words (16 bytes each
+    /// with the middle columns they attack) and their sieve: at most `min(h!, chunk)` words
+    /// (`h!` ways to put `h` queens in `h` columns).
     fn memory_bytes(&self, threads: usize) -> u64 {
         let h = self.shape.h as u64;
         let chunk = self.chunk as u64;
         let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
         let words = words.unwrap_or(chunk);
-        Quarters::bytes(&self.shape) + threads as u64 * Sieve::bytes(words, self.shape.bits())
+        let per_thread = 16 * words + Sieve::bytes(words, self.shape.bits());
+        Quarters::bytes(&self.shape) + threads as u64 * per_thread
     }
 }
 
