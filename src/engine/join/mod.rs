@@ -33,7 +33,8 @@
 //!
 //! **Memory.** The quarter lists are shared by all threads: 8 bytes per quarter placement,
 //! 15 MB at `n = 18`, 120 MB at `n = 20`, 1.1 GB at `n = 22`, about 10 GB at `n = 24`. Each
-//! thread adds one task's top words (8 bytes each) and their bit-sliced copy (about 4.5 more
+//! thread adds one task's top words (16 bytes each with their middle columns, 8 more for the
+//! words of one middle column) and their bit-sliced copy (about 4.5 more
 //! bytes each), at most [`CHUNK`] words at a time (or what [`JoinTasks::with_chunk`] says): a
 //! task with more lists its bottom half once per chunk. [`JoinTasks::memory_bytes`] adds these
 //! up before anything is allocated.
@@ -51,7 +52,7 @@ use super::{EngineError, Strategy, Tally, TaskSet};
 
 /// The largest `n` the join counts.
 ///
-/// The task list is stored (about four million tasks at `n = 23`); larger boards would also
+/// The task list is stored (about 400,000 tasks at `n = 23`); larger boards would also
 /// take months on one machine.
 pub const MAX_N: usize = 24;
 
