@@ -14,18 +14,24 @@ fn nqueens() -> Command {
     Command::cargo_bin("nqueens").unwrap()
 }
 
+/// `nqueens count N --format csv --no-time --checkpoint PATH`, ready for more arguments.
+fn count_with_checkpoint(n: usize, path: &Path) -> Command {
+    let mut cmd = nqueens();
+    cmd.args([
+        "count",
+        &n.to_string(),
+        "--format",
+        "csv",
+        "--no-time",
+        "--checkpoint",
+    ])
+    .arg(path);
+    cmd
+}
+
 /// Counts `n` with the checkpoint at `path` to the end; returns the CSV line.
 fn finish(n: usize, path: &Path, extra: &[&str]) -> String {
-    let out = nqueens()
-        .args([
-            "count",
-            &n.to_string(),
-            "--format",
-            "csv",
-            "--no-time",
-            "--checkpoint",
-        ])
-        .arg(path)
+    let out = count_with_checkpoint(n, path)
         .args(extra)
         .assert()
         .success()
@@ -110,16 +116,7 @@ fn a_finished_checkpoint_answers_without_counting_again() {
     let tasks = nqueens::engine::tasks(12, nqueens::engine::fastest_strategy(12))
         .unwrap()
         .len();
-    nqueens()
-        .args([
-            "count",
-            "12",
-            "--no-time",
-            "--format",
-            "csv",
-            "--checkpoint",
-        ])
-        .arg(&path)
+    count_with_checkpoint(12, &path)
         .assert()
         .success()
         .stdout(predicate::str::contains(expected(12)))
@@ -136,16 +133,7 @@ fn a_torn_last_record_is_dropped_and_recounted() {
     let text = std::fs::read_to_string(&path).unwrap();
     // Cut the file in the middle of its last line, as a crash during a write would.
     std::fs::write(&path, &text[..text.len() - 5]).unwrap();
-    nqueens()
-        .args([
-            "count",
-            "11",
-            "--no-time",
-            "--format",
-            "csv",
-            "--checkpoint",
-        ])
-        .arg(&path)
+    count_with_checkpoint(11, &path)
         .assert()
         .success()
         .stdout(predicate::str::contains(expected(11)))

@@ -8,16 +8,21 @@ fn nqueens() -> Command {
     Command::cargo_bin("nqueens").unwrap()
 }
 
-#[test]
-fn csv_lists_published_counts() {
+/// The standard output of a successful `nqueens ARGS`.
+fn stdout_of(args: &[&str]) -> String {
     let out = nqueens()
-        .args(["count", "1..=12", "--format", "csv", "--no-time"])
+        .args(args)
         .assert()
         .success()
         .get_output()
         .stdout
         .clone();
-    let text = String::from_utf8(out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn csv_lists_published_counts() {
+    let text = stdout_of(&["count", "1..=12", "--format", "csv", "--no-time"]);
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("n,total,unique,seconds"));
     for n in 1..=12 {
@@ -55,14 +60,7 @@ fn table_has_the_reference_layout() {
 
 #[test]
 fn json_is_one_object_per_n() {
-    let out = nqueens()
-        .args(["count", "6..=9", "--format", "json", "--threads", "1"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(&["count", "6..=9", "--format", "json", "--threads", "1"]);
     let rows: Vec<serde_json::Value> = text
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -80,15 +78,7 @@ fn json_is_one_object_per_n() {
 
 #[test]
 fn thread_counts_give_the_same_output() {
-    let run = |threads: &str| {
-        nqueens()
-            .args(["count", "13", "--no-time", "--threads", threads])
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone()
-    };
+    let run = |threads: &str| stdout_of(&["count", "13", "--no-time", "--threads", threads]);
     assert_eq!(run("1"), run("2"));
 }
 
