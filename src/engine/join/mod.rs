@@ -45,7 +45,7 @@ mod sieve;
 use std::sync::OnceLock;
 
 use half::{Combinations, Middle, Quarters, Shape, Side};
-use sieve::Sieve;
+use sieve::{Gather, Sieve};
 
 use super::symmetric::{self, Turn};
 use super::{EngineError, Strategy, Tally, TaskSet};
@@ -122,55 +122,216 @@ impl JoinTasks {
     fn count_main(&self, cols: u32) -> u64 {
         let quarters = self.quarters.get_or_init(|| Quarters::new(&self.shape));
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt") {
+        if std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("popcnt")
+        {
             // SAFETY: the CPU has just been checked for the features the function enables.
-            return unsafe { count_main_avx2(quarters, &self.shape, cols, self.chunk) };
+            return unsafe { count_main_x86(quarters, &self.shape, cols, self.chunk) };
         }
-        count_main_portable(quarters, &self.shape, cols, self.chunk)
+        count_main_portable::<sieve::Soft>(quarters, &self.shape, cols, self.chunk)
     }
 }
 
-/// The main-task count compiled for AVX2, so that the sieve's lanes become one register.
+/// The main-task count compiled for AVX2 and BMI2, so that the sieve's lanes become one
+/// register and its bit gathering one instruction.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-unsafe fn count_main_avx2(quarters: &Quarters, shape: &Shape, cols: u32, chunk: usize) -> u64 {
-    count_main_portable(quarters, shape, cols, chunk)
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+unsafe fn count_main_x86(quarters: &Quarters, shape: &Shape, cols: u32, chunk: usize) -> u64 {
+    count_main_portable::<sieve::Pext>(quarters, shape, cols, chunk)
 }
 
-/// The main-task count: the top half is listed once; for each middle column the task counts,
-/// the top words that leave it free go into a sieve and the bottom half's words query it.
+/// The main-task count: the top half is listed once (with the middle columns each placement
+/// attacks); for each middle column the task counts, the top words that leave it free are
+/// joined with the bottom half that avoids it.
 #[inline(always)]
-fn count_main_portable(quarters: &Quarters, shape: &Shape, cols: u32, chunk: usize) -> u64 {
-    let mids: Vec<(usize, u64)> = joins(shape, cols).collect();
+fn count_main_portable<G: Gather>(
+    quarters: &Quarters,
+    shape: &Shape,
+    cols: u32,
+    chunk: usize,
+) -> u64 {
     let mut tops = Vec::new();
-    let mut words = Vec::new();
-    let join_all = |tops: &[(u64, u32)], words: &mut Vec<u64>| -> u64 {
-        let mut total = 0;
-        for &(mid, weight) in &mids {
-            let taken = if shape.gap == 1 { 1 << mid } else { 0 };
-            words.clear();
-            words.extend(tops.iter().filter(|t| t.1 & taken == 0).map(|t| t.0));
-            if words.is_empty() {
-                continue;
-            }
-            let bottom_cols = shape.full() & !cols & !taken;
-            let middle = Middle::new(shape, mid);
-            total += weight * join(quarters, shape, bottom_cols, middle, words, chunk);
-        }
-        total
-    };
-    let mut total = 0;
     quarters.for_each_top(cols, |u, attacked| {
-        tops.push((u, attacked));
-        if tops.len() == chunk {
-            total += join_all(&tops, &mut words);
-            tops.clear();
+        if tops.len() <= chunk {
+            tops.push((u, attacked));
         }
     });
-    if !tops.is_empty() {
-        total += join_all(&tops, &mut words);
+    // More than `chunk` top words: each join lists them again, `chunk` at a time.
+    let held = tops.len() <= chunk;
+    let mut words = Vec::new();
+    let mut bottoms = Vec::new();
+    let mut total = 0;
+    for (mid, weight) in joins(shape, cols) {
+        let taken = if shape.gap == 1 { 1 << mid } else { 0 };
+        let middle = Middle::new(shape, mid);
+        let top = Listed {
+            quarters,
+            cols,
+            middle,
+            side: Side::Top,
+        };
+        let bottom = Listed {
+            quarters,
+            cols: shape.full() & !cols & !taken,
+            middle,
+            side: Side::Bottom,
+        };
+        words.clear();
+        if held {
+            words.extend(tops.iter().filter(|t| t.1 & taken == 0).map(|t| t.0));
+        }
+        bottoms.clear();
+        bottom.each(|v| {
+            if bottoms.len() <= chunk {
+                bottoms.push(v)
+            }
+        });
+        let twice = match (held, bottoms.len() <= chunk) {
+            (true, true) => twice_count::<G>(shape, &words[..], &bottoms[..], chunk),
+            (true, false) => twice_count::<G>(shape, &words[..], &bottom, chunk),
+            (false, true) => twice_count::<G>(shape, &top, &bottoms[..], chunk),
+            (false, false) => twice_count::<G>(shape, &top, &bottom, chunk),
+        };
+        // Even: a family has two or four members (the halves never swap onto themselves),
+        // except the one-square board's, where both halves are empty and count alike.
+        debug_assert!(weight * twice % 2 == 0);
+        total += weight * twice / 2;
     }
     total
+}
+
+/// The bits of a half's word for the board's two long diagonals (corner to corner), which
+/// cross the cut in the middle of each family.
+fn long_diagonals(shape: &Shape) -> u64 {
+    match shape.h {
+        0 => 0,
+        h => (1 << (h - 1)) | (1 << (shape.width + h - 1)),
+    }
+}
+
+/// Twice the number of solutions made of a top word and a bottom word, counted through the
+/// board's diagonal symmetries so that only about half the pairs are tested.
+///
+/// Each long diagonal holds at most one queen: in the top half, in the bottom half, or none
+/// (or the middle queen). Reflecting the board in either long diagonal, or turning it half
+/// round, moves that queen between the halves and maps solutions one to one. So over the
+/// whole board, the solutions with a long-diagonal queen in the top half are as many as those
+/// with it in the bottom half: counting only the solutions whose top half leaves both long
+/// diagonals empty, each twice for every long-diagonal queen in its bottom half, gives the
+/// total. The same holds with the halves swapped, and the family of a task (mirror image and
+/// halves swapped) exchanges the two ways, so a task counts both: the top words free of long
+/// diagonals (about a quarter of them) against all bottom words, and the other way round.
+#[inline(always)]
+fn twice_count<G: Gather>(
+    shape: &Shape,
+    top: &(impl Source + ?Sized),
+    bottom: &(impl Source + ?Sized),
+    chunk: usize,
+) -> u64 {
+    let long = long_diagonals(shape);
+    term::<G>(top, bottom, long, chunk) + term::<G>(bottom, top, long, chunk)
+}
+
+/// `Σ 2^|q & long| · #{s : s & q == 0}` over the query words `q` and the stored words `s`
+/// that avoid `long`, holding at most `chunk` stored words (and queries) at a time.
+#[inline(always)]
+fn term<G: Gather>(
+    stored: &(impl Source + ?Sized),
+    queries: &(impl Source + ?Sized),
+    long: u64,
+    chunk: usize,
+) -> u64 {
+    let mut held = Vec::new();
+    let mut total = 0;
+    stored.each(
+        #[inline(always)]
+        |s| {
+            if s & long == 0 {
+                held.push(s);
+                if held.len() == chunk {
+                    total += against::<G>(&held, queries, long, chunk);
+                    held.clear();
+                }
+            }
+        },
+    );
+    if !held.is_empty() {
+        total += against::<G>(&held, queries, long, chunk);
+    }
+    total
+}
+
+/// `Σ 2^|q & long| · #{s in stored : s & q == 0}` over the query words, in batches of
+/// `chunk`.
+#[inline(always)]
+fn against<G: Gather>(
+    stored: &[u64],
+    queries: &(impl Source + ?Sized),
+    long: u64,
+    chunk: usize,
+) -> u64 {
+    if let Some(all) = queries.held() {
+        return Sieve::build::<G>(stored, all).count::<G>(all, long);
+    }
+    let mut batch = Vec::new();
+    let mut sieve: Option<Sieve> = None;
+    let mut total = 0;
+    queries.each(
+        #[inline(always)]
+        |q| {
+            batch.push(q);
+            if batch.len() == chunk {
+                // The first batch chooses the sieve's cut bits.
+                let sieve = sieve.get_or_insert_with(|| Sieve::build::<G>(stored, &batch));
+                total += sieve.count::<G>(&batch, long);
+                batch.clear();
+            }
+        },
+    );
+    if !batch.is_empty() {
+        let sieve = sieve.get_or_insert_with(|| Sieve::build::<G>(stored, &batch));
+        total += sieve.count::<G>(&batch, long);
+    }
+    total
+}
+
+/// A list of half-board words: held in memory, or listed again each time it is read.
+trait Source {
+    /// Calls `f` with every word.
+    fn each(&self, f: impl FnMut(u64));
+    /// The words, if they are held in memory.
+    fn held(&self) -> Option<&[u64]> {
+        None
+    }
+}
+
+impl Source for [u64] {
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(u64)) {
+        for &w in self {
+            f(w);
+        }
+    }
+    fn held(&self) -> Option<&[u64]> {
+        Some(self)
+    }
+}
+
+/// The words of one half with given columns and middle queen, listed from the quarters.
+struct Listed<'a> {
+    quarters: &'a Quarters,
+    cols: u32,
+    middle: Middle,
+    side: Side,
+}
+
+impl Source for Listed<'_> {
+    #[inline(always)]
+    fn each(&self, f: impl FnMut(u64)) {
+        self.quarters
+            .for_each_half(self.cols, self.middle, self.side, f);
+    }
 }
 
 /// The middle columns (0 for even `n`) whose join with top columns `cols` is the smallest of
@@ -179,62 +340,6 @@ fn joins(shape: &Shape, cols: u32) -> impl Iterator<Item = (usize, u64)> + '_ {
     let mids = if shape.gap == 1 { 0..shape.n } else { 0..1 };
     mids.filter(move |&mid| shape.gap == 0 || cols & 1 << mid == 0)
         .filter_map(move |mid| family_weight(shape, cols, mid).map(|w| (mid, u64::from(w))))
-}
-
-/// Counts the pairs of a top word from `words` and a bottom word with `bottom_cols` whose
-/// diagonals do not meet.
-///
-/// The first `chunk` bottom words are kept to choose the sieve's cut bits (the bits both sides
-/// often have); the rest query the sieve as they come.
-#[inline(always)]
-fn join(
-    quarters: &Quarters,
-    shape: &Shape,
-    bottom_cols: u32,
-    middle: Middle,
-    words: &[u64],
-    chunk: usize,
-) -> u64 {
-    let mut queries = Vec::new();
-    let mut sieve: Option<Sieve> = None;
-    let mut found = 0;
-    // Inlined, the closure is compiled with the caller's target features (AVX2); for the
-    // same reason the loops below are plain loops.
-    quarters.for_each_half(
-        bottom_cols,
-        middle,
-        Side::Bottom,
-        #[inline(always)]
-        |v| match &sieve {
-            Some(sieve) => found += sieve.count(v),
-            None => {
-                queries.push(v);
-                if queries.len() == chunk {
-                    let built = Sieve::build(words, shape.bits(), &queries);
-                    for &q in &queries {
-                        found += built.count(q);
-                    }
-                    queries = Vec::new();
-                    sieve = Some(built);
-                }
-            }
-        },
-    );
-    if sieve.is_none() {
-        // Both lists are in hand: `u & v == 0` does not care which side is stored, so the
-        // longer list goes into the sieve. That pays for fewer query setups and, with more
-        // stored words, more cut bits skip more pairs.
-        let (stored, asked) = if queries.len() > words.len() {
-            (&queries[..], words)
-        } else {
-            (words, &queries[..])
-        };
-        let built = Sieve::build(stored, shape.bits(), asked);
-        for &q in asked {
-            found += built.count(q);
-        }
-    }
-    found
 }
 
 /// The weight of task `(cols, mid)` if it is the smallest of its symmetry family, else `None`.
@@ -317,7 +422,7 @@ impl TaskSet for JoinTasks {
         let chunk = self.chunk as u64;
         let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
         let words = words.unwrap_or(chunk);
-        let per_thread = 16 * words + Sieve::bytes(words, self.shape.bits());
+        let per_thread = 40 * words + 2 * Sieve::bytes(words, self.shape.bits());
         Quarters::bytes(&self.shape) + threads as u64 * per_thread
     }
 }

@@ -1,204 +1,309 @@
-//! Counting the stored words that are disjoint from a query word.
+//! Counting, for a batch of query words, the stored words disjoint from each.
 //!
-//! The join asks, for every bottom word `v`, how many top words `u` have `u & v == 0`. Two
-//! tricks make one question cost a few vector instructions per 256 top words:
+//! The join asks, for every word `v` of one half, how many stored words `u` of the other half
+//! have `u & v == 0`. Three tricks make that a few vector instructions per 256 pairs:
 //!
-//! 1. **Bit slicing.** The top words are stored transposed in groups of 256: for each bit
-//!    position `j`, one 256-bit row says which words of the group do *not* have bit `j`. The
-//!    words disjoint from `v` are then the AND of the rows of `v`'s set bits, and their number
-//!    is a popcount: 256 pairs tested with about a dozen ANDs.
-//! 2. **Buckets on a few bits.** The top words are split into `2^k` buckets by `k` "cut" bits,
-//!    those that the top words and the queries most often both have. A query only visits the
-//!    buckets whose cut bits avoid its own, which skips most of the pairs that would collide on
-//!    the busiest diagonals. (Ranking the bits by the queries' frequency as well as the stored
-//!    words' made `n = 18` about 20% faster.)
+//! 1. **Bit slicing.** The stored words are kept transposed in groups of 256: a 256-bit row
+//!    per bit position says which words of the group *lack* that bit. The words disjoint from
+//!    `v` are the AND of the rows of `v`'s bits, and their number is a popcount.
+//! 2. **Rows ANDed ahead of time** (the "Four Russians" trick). The bit positions are cut into
+//!    chunks of [`SPAN`] bits, and each chunk keeps the AND for every one of its `2^SPAN`
+//!    patterns. A query then costs one AND per chunk (7 at `n = 18`), whatever its number of
+//!    bits, and the loop has a fixed shape the compiler unrolls.
+//! 3. **Buckets on a few bits.** The stored words are sorted into `2^k` buckets by `k` "cut"
+//!    bits, those the stored words and the queries most often both have; a query only visits
+//!    the buckets whose cut bits avoid its own, which skips whole groups of pairs that must
+//!    clash.
+//!
+//! The loops run group by group: a group's rows (7 KB) stay in the L1 cache while every query
+//! that may meet it passes, so the queries are sorted once by their cut bits into classes.
 
 /// 64-bit lanes per group: 4 fill one AVX2 register.
 const LANES: usize = 4;
 /// Words per group.
 const GROUP: usize = 64 * LANES;
-/// The most words and queries whose bits are counted to choose the cut bits.
-const SAMPLE: usize = 512;
+/// Bit positions per chunk of pre-ANDed rows.
+const SPAN: usize = 5;
+/// Rows per chunk: one per pattern of its bits.
+const ROWS: usize = 1 << SPAN;
+/// The most chunks: words have at most 64 bits.
+const MAX_CHUNKS: usize = 64usize.div_ceil(SPAN);
 /// The most cut bits (so at most 256 buckets).
 pub(super) const MAX_CUT: usize = 8;
+/// Stored words per bucket, about: fewer leave groups part-filled, more skip fewer pairs
+/// (measured at `n = 16..18`).
+const BUCKET_WORDS: usize = 2 * GROUP;
+/// The most words whose bits are counted to choose the cut bits.
+const SAMPLE: usize = 256;
+/// The most bits that double a query's weight in [`Sieve::count`].
+pub(super) const MAX_DOUBLING: usize = 2;
 
-/// The stored top words of one task, bucketed and bit-sliced.
+/// One row: one bit per word of a group.
+type Row = [u64; LANES];
+
+/// Stored words, bucketed and bit-sliced, ready to count the ones disjoint from a query.
 pub(super) struct Sieve {
-    /// Rows per group: one validity row, then one per bit position.
-    stride: usize,
-    /// Positions of the cut bits, bucket bit `i` is word bit `cut[i]`.
-    cut: [u32; MAX_CUT],
+    /// Number of cut bits.
     k: usize,
-    cut_mask: u64,
-    /// The bits set in some stored word.
-    present: u64,
-    /// Group range of bucket `s`: `start[s]..start[s + 1]`.
+    /// The cut bits: bucket bit `i` is the `i`-th lowest of them.
+    cut: u64,
+    /// The other bits that can clash (set in some stored word and some query), in chunks.
+    rest: u64,
+    /// Chunks per group.
+    chunks: usize,
+    /// Group range of bucket `b`: `start[b]..start[b + 1]`.
     start: Vec<u32>,
-    /// `stride` rows per group, each row one bit per word of the group.
-    rows: Vec<[u64; LANES]>,
+    /// `chunks * ROWS` rows per group.
+    rows: Vec<Row>,
 }
 
 impl Sieve {
-    /// Bytes a sieve of `words` words of `bits` bits may occupy, with the words themselves
-    /// and as many queries kept to choose the cut bits.
+    /// Bytes a sieve of `words` stored words may occupy (with the words and as many queries).
     pub fn bytes(words: u64, bits: usize) -> u64 {
         let row = (LANES * 8) as u64;
         let groups = words.div_ceil(GROUP as u64) + (1 << MAX_CUT);
-        2 * words * 8 + groups * (bits as u64 + 1) * row + (1 << MAX_CUT) * 4
+        let chunks = bits.div_ceil(SPAN).max(1) as u64;
+        groups * chunks * ROWS as u64 * row + 2 * words * 16 + (4 << MAX_CUT)
     }
 
-    /// Stores `words`, each using only the low `bits` bits, bucketed for queries like
-    /// `queries` (a sample is enough).
-    pub fn build(words: &[u64], bits: usize, queries: &[u64]) -> Sieve {
-        // About one group per bucket: more cut bits skip more pairs but leave more groups
-        // part-filled (measured at n = 16 and 18).
-        let k = (words.len() / GROUP).max(1).ilog2().min(MAX_CUT as u32) as usize;
-        // A cut bit skips the pairs where both words have it: rank bits by how often the
-        // stored words and the queries have them.
-        let mut freq = [0u64; 64];
-        if k > 0 {
-            // Counted on an evenly spread sample: counting every bit of every word was most of
-            // the build time, and the sieve is built once per task (measured at n = 17, 18).
-            let count = |list: &[u64]| {
-                let mut f = [0u64; 64];
-                for &w in list.iter().step_by(list.len().div_ceil(SAMPLE).max(1)) {
-                    let mut x = w;
-                    while x != 0 {
-                        f[x.trailing_zeros() as usize] += 1;
-                        x &= x - 1;
-                    }
-                }
-                f
-            };
-            let (fw, fq) = (count(words), count(queries));
-            for j in 0..64 {
-                freq[j] = fw[j] * fq[j];
-            }
-        }
-        let mut order: Vec<usize> = (0..bits).collect();
-        order.sort_by_key(|&j| std::cmp::Reverse(freq[j]));
-        let mut cut = [0u32; MAX_CUT];
-        let mut cut_mask = 0;
-        for (c, &j) in cut.iter_mut().zip(&order).take(k) {
-            *c = j as u32;
-            cut_mask |= 1 << j;
-        }
-        let mut s = Sieve {
-            stride: bits + 1,
-            cut,
-            k,
-            cut_mask,
-            present: words.iter().fold(0, |acc, &w| acc | w),
-            start: Vec::new(),
-            rows: Vec::new(),
-        };
+    /// Stores `words` (each at most 64 bits) for queries like `queries` (a sample will do).
+    #[inline(always)]
+    pub fn build<G: Gather>(words: &[u64], queries: &[u64]) -> Sieve {
+        // A bit no stored word has cannot clash.
+        let active = words.iter().fold(0, |acc, &w| acc | w);
+        let k = (words.len() / BUCKET_WORDS)
+            .max(1)
+            .ilog2()
+            .min(MAX_CUT as u32)
+            .min(active.count_ones()) as usize;
+        let cut = busiest(words, queries, active, k);
+        let rest = active & !cut;
+        let chunks = (rest.count_ones() as usize).div_ceil(SPAN).max(1);
 
-        let mut sizes = vec![0u32; 1 << k];
+        // Sort the words by bucket.
+        let mut start = vec![0u32; (1 << k) + 1];
         for &w in words {
-            sizes[s.bucket(w)] += 1;
+            start[G::gather(w, cut) as usize + 1] += 1;
         }
-        s.start = Vec::with_capacity(sizes.len() + 1);
-        let mut groups = 0;
-        for &size in &sizes {
-            s.start.push(groups);
-            groups += size.div_ceil(GROUP as u32);
+        let mut at = start.clone();
+        for b in 1..at.len() {
+            at[b] += at[b - 1];
         }
-        s.start.push(groups);
-
-        // Sort the words by bucket, then transpose them 64 at a time into the rows.
         let mut sorted = vec![0u64; words.len()];
-        let mut next: Vec<usize> = Vec::with_capacity(sizes.len());
-        let mut at = 0;
-        for &size in &sizes {
-            next.push(at);
-            at += size as usize;
-        }
         for &w in words {
-            let b = s.bucket(w);
-            sorted[next[b]] = w;
-            next[b] += 1;
+            let b = G::gather(w, cut) as usize;
+            sorted[at[b] as usize] = G::gather(w, rest);
+            at[b] += 1;
         }
-        s.rows = vec![[0; LANES]; groups as usize * s.stride];
-        let keep = if bits == 64 { !0 } else { (1u64 << bits) - 1 } & !cut_mask;
+        // Then turn each bucket into whole groups.
+        let mut groups = 0;
         let mut from = 0;
-        for (b, &size) in sizes.iter().enumerate() {
-            let bucket = &sorted[from..from + size as usize];
-            from += size as usize;
-            for (i, block) in bucket.chunks(64).enumerate() {
-                let base = (s.start[b] as usize + i / LANES) * s.stride;
-                let lane = i % LANES;
-                // Row j of the block: the words lacking bit j. Padding words lack nothing.
-                let mut m = [0u64; 64];
-                for (x, &w) in m.iter_mut().zip(block) {
-                    *x = !w & keep;
-                }
-                transpose64(&mut m);
-                s.rows[base][lane] = if block.len() == 64 {
-                    !0
-                } else {
-                    (1 << block.len()) - 1
-                };
-                for (row, &bits_j) in s.rows[base + 1..base + 1 + bits].iter_mut().zip(&m) {
-                    row[lane] = bits_j;
-                }
+        let mut rows = Vec::new();
+        for b in 0..1 << k {
+            let size = start[b + 1] as usize;
+            start[b] = groups;
+            for block in sorted[from..from + size].chunks(GROUP) {
+                push_group(&mut rows, block, chunks);
+                groups += 1;
             }
+            from += size;
         }
-        s
+        start[1 << k] = groups;
+        Sieve {
+            k,
+            cut,
+            rest,
+            chunks,
+            start,
+            rows,
+        }
     }
 
-    /// The bucket of a word: its cut bits, gathered.
+    /// `Σ 2^|q & doubling| · #{stored u : u & q == 0}` over the `queries`: each query counts
+    /// twice for each bit of `doubling` it has (at most [`MAX_DOUBLING`] of them).
     #[inline(always)]
-    fn bucket(&self, w: u64) -> usize {
-        let mut b = 0;
-        for (i, &j) in self.cut[..self.k].iter().enumerate() {
-            b |= (((w >> j) & 1) as usize) << i;
+    pub fn count<G: Gather>(&self, queries: &[u64], doubling: u64) -> u64 {
+        debug_assert!(doubling.count_ones() as usize <= MAX_DOUBLING);
+        // Sort the queries into classes by their cut bits and their weight, keeping only the
+        // bits the chunks look at.
+        const WEIGHTS: usize = MAX_DOUBLING + 1;
+        let class_of = |q: u64| {
+            G::gather(q, self.cut) as usize * WEIGHTS + (q & doubling).count_ones() as usize
+        };
+        let mut first = vec![0u32; (WEIGHTS << self.k) + 1];
+        for &q in queries {
+            first[class_of(q) + 1] += 1;
         }
-        b
+        for c in 1..first.len() {
+            first[c] += first[c - 1];
+        }
+        let mut at = first.clone();
+        let mut sorted = vec![0u64; queries.len()];
+        for &q in queries {
+            let c = class_of(q);
+            sorted[at[c] as usize] = G::gather(q, self.rest);
+            at[c] += 1;
+        }
+        macro_rules! run {
+            ($($c:literal)*) => {
+                match self.chunks {
+                    $($c => self.run::<$c, WEIGHTS>(&sorted, &first),)*
+                    _ => unreachable!("at most {MAX_CHUNKS} chunks"),
+                }
+            };
+        }
+        run!(1 2 3 4 5 6 7 8 9 10 11 12 13)
     }
 
-    /// The number of stored words `u` with `u & query == 0`.
+    /// The loops of [`Sieve::count`], with the number of chunks known to the compiler.
     #[inline(always)]
-    pub fn count(&self, query: u64) -> u64 {
-        let free = !self.bucket(query) & ((1 << self.k) - 1);
-        // A bit no stored word has cannot clash: its row is all ones, skip it.
-        let query = query & !self.cut_mask & self.present;
-        let mut set = [0u8; 64];
-        let mut len = 0;
-        let mut rest = query;
-        while rest != 0 {
-            set[len] = rest.trailing_zeros() as u8 + 1;
-            len += 1;
-            rest &= rest - 1;
-        }
-        let set = &set[..len];
-        // Per-lane counts, summed once at the end: no horizontal add per group.
-        let mut total = [0u64; LANES];
-        // Every sub-mask of `free`, from `free` down to 0: the buckets the query can meet.
-        let mut b = free;
-        loop {
+    fn run<const C: usize, const W: usize>(&self, queries: &[u64], first: &[u32]) -> u64 {
+        let buckets = self.start.len() - 1;
+        let all = buckets - 1;
+        let mut total = 0;
+        for b in 0..buckets {
             let groups = self.start[b] as usize..self.start[b + 1] as usize;
-            for group in self.rows[groups.start * self.stride..groups.end * self.stride]
-                .chunks_exact(self.stride)
+            if groups.is_empty() {
+                continue;
+            }
+            let free = all & !b;
+            for group in
+                self.rows[groups.start * C * ROWS..groups.end * C * ROWS].chunks_exact(C * ROWS)
             {
-                let mut acc = group[0];
-                for &j in set {
-                    // SAFETY: `j <= bits < stride == group.len()`: `set` holds positions below
-                    // `bits`, plus one.
-                    let row = unsafe { group.get_unchecked(j as usize) };
-                    for l in 0..LANES {
-                        acc[l] &= row[l];
+                // Every class of queries whose cut bits avoid the bucket's: the sub-masks of
+                // `free`, from `free` down to 0.
+                let mut cut = free;
+                loop {
+                    for doublings in 0..W {
+                        let class = cut * W + doublings;
+                        let range = first[class] as usize..first[class + 1] as usize;
+                        // Per-lane sums, added up once per class: no horizontal add per query.
+                        let mut found = [0u64; LANES];
+                        for &q in &queries[range] {
+                            let mut acc = group[q as usize & (ROWS - 1)];
+                            for c in 1..C {
+                                let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
+                                for l in 0..LANES {
+                                    acc[l] &= row[l];
+                                }
+                            }
+                            for l in 0..LANES {
+                                found[l] += u64::from(acc[l].count_ones());
+                            }
+                        }
+                        total += found.iter().sum::<u64>() << doublings;
                     }
-                }
-                for l in 0..LANES {
-                    total[l] += u64::from(acc[l].count_ones());
+                    if cut == 0 {
+                        break;
+                    }
+                    cut = (cut - 1) & free;
                 }
             }
-            if b == 0 {
-                break;
-            }
-            b = (b - 1) & free;
         }
-        total.iter().sum()
+        total
+    }
+}
+
+/// The `k` bits of `active` that most often clash: set in many stored words and many queries
+/// (counted on evenly spread samples).
+fn busiest(words: &[u64], queries: &[u64], active: u64, k: usize) -> u64 {
+    let count = |list: &[u64]| {
+        let mut f = [0u32; 64];
+        for &w in list.iter().step_by(list.len().div_ceil(SAMPLE).max(1)) {
+            let mut x = w & active;
+            while x != 0 {
+                f[x.trailing_zeros() as usize] += 1;
+                x &= x - 1;
+            }
+        }
+        f
+    };
+    let (fw, fq) = if k == 0 {
+        ([0; 64], [0; 64])
+    } else {
+        (count(words), count(queries))
+    };
+    let mut cut = 0u64;
+    for _ in 0..k {
+        // The busiest bit not taken yet (ties: the lowest).
+        let best = (0..64)
+            .filter(|&j| (active & !cut) >> j & 1 == 1)
+            .max_by_key(|&j| (u64::from(fw[j]) * u64::from(fq[j]), std::cmp::Reverse(j)));
+        cut |= 1 << best.expect("k is at most the number of active bits");
+    }
+    cut
+}
+
+/// Appends the rows of one group of up to [`GROUP`] words (already gathered to their chunked
+/// bits): for each chunk and each pattern of its bits, the words lacking all of them.
+fn push_group(rows: &mut Vec<Row>, block: &[u64], chunks: usize) {
+    // Per bit position, the words lacking it, lane by lane (64 words per lane).
+    let mut lacking = [[0u64; LANES]; 64];
+    let mut valid = [0u64; LANES];
+    for (lane, words) in block.chunks(64).enumerate() {
+        let mut m = [0u64; 64];
+        for (x, &w) in m.iter_mut().zip(words) {
+            *x = !w;
+        }
+        transpose64(&mut m);
+        for (j, &bits) in m.iter().enumerate() {
+            lacking[j][lane] = bits;
+        }
+        valid[lane] = if words.len() == 64 {
+            !0
+        } else {
+            (1 << words.len()) - 1
+        };
+    }
+    // Pattern `s` of a chunk: the row of `s` without its lowest bit, ANDed with that bit's.
+    // Padding words are cleared from every row, so they never count.
+    for c in 0..chunks {
+        let base = rows.len();
+        rows.push(valid);
+        for s in 1..ROWS {
+            let mut row = rows[base + (s & (s - 1))];
+            let bit = &lacking[(SPAN * c + s.trailing_zeros() as usize).min(63)];
+            for l in 0..LANES {
+                row[l] &= bit[l];
+            }
+            rows.push(row);
+        }
+    }
+}
+
+/// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
+pub(super) trait Gather {
+    fn gather(x: u64, mask: u64) -> u64;
+}
+
+/// `pext` in software: one step per bit of the mask.
+pub(super) struct Soft;
+
+impl Gather for Soft {
+    #[inline(always)]
+    fn gather(x: u64, mask: u64) -> u64 {
+        let (mut out, mut m, mut bit) = (0, mask, 0);
+        while m != 0 {
+            let low = m & m.wrapping_neg();
+            out |= u64::from(x & low != 0) << bit;
+            bit += 1;
+            m ^= low;
+        }
+        out
+    }
+}
+
+/// The `pext` instruction: only for code that has checked the CPU has BMI2.
+#[cfg(target_arch = "x86_64")]
+pub(super) struct Pext;
+
+#[cfg(target_arch = "x86_64")]
+impl Gather for Pext {
+    #[inline(always)]
+    fn gather(x: u64, mask: u64) -> u64 {
+        // SAFETY: `Pext` is only used by code compiled for BMI2, chosen after the CPU was
+        // checked for it.
+        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
     }
 }
 
@@ -247,23 +352,64 @@ mod tests {
     }
 
     #[test]
+    fn gather_packs_the_masked_bits() {
+        let cases = [
+            (0b1011_0110, 0b1111_0000, 0b1011),
+            (0b1011_0110, 0b0101_0101, 0b0110),
+            (!0, 1 << 63 | 1, 0b11),
+            (12345, 0, 0),
+        ];
+        for (x, mask, packed) in cases {
+            assert_eq!(Soft::gather(x, mask), packed);
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("bmi2") {
+                assert_eq!(Pext::gather(x, mask), packed);
+            }
+        }
+    }
+
+    #[test]
     fn sieve_counts_like_a_double_loop() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
+        let mut next = |bits: u32| {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            // Sparse words, like half-board words: about a quarter of 34 bits set.
-            x & (x >> 1) & ((1 << 34) - 1)
+            // Sparse words, like half-board words: about a quarter of the bits set.
+            x & (x >> 1) & ((1u128 << bits) - 1) as u64
         };
-        for len in [0, 1, 63, 64, 65, 300, 5000] {
-            let words: Vec<u64> = (0..len).map(|_| next()).collect();
-            let sieve = Sieve::build(&words, 34, &words);
-            for _ in 0..50 {
-                let q = next();
-                let slow = words.iter().filter(|&&w| w & q == 0).count() as u64;
-                assert_eq!(sieve.count(q), slow, "{len} words");
-            }
+        for (len, bits) in [
+            (0, 34),
+            (1, 34),
+            (63, 34),
+            (64, 30),
+            (65, 34),
+            (300, 46),
+            (5000, 34),
+        ] {
+            let words: Vec<u64> = (0..len).map(|_| next(bits)).collect();
+            let queries: Vec<u64> = (0..200).map(|_| next(bits)).collect();
+            let doubling = 1 << 3 | 1 << 20;
+            let sieve = Sieve::build::<Soft>(&words, &queries);
+            let slow: u64 = queries
+                .iter()
+                .map(|&q| {
+                    let disjoint = words.iter().filter(|&&w| w & q == 0).count() as u64;
+                    disjoint << (q & doubling).count_ones()
+                })
+                .sum();
+            assert_eq!(sieve.count::<Soft>(&queries, doubling), slow, "{len} words");
+            // Queries unlike the sample still count right.
+            let others: Vec<u64> = (0..50).map(|_| next(64)).collect();
+            let slow: u64 = others
+                .iter()
+                .map(|&q| words.iter().filter(|&&w| w & q == 0).count() as u64)
+                .sum();
+            assert_eq!(
+                sieve.count::<Soft>(&others, 0),
+                slow,
+                "{len} words, other queries"
+            );
         }
     }
 }
