@@ -17,6 +17,10 @@
 //! placement of queens in a quarter, keyed by the rows and columns it uses. A half with columns
 //! `C` is then, for each choice of the rows that hold its left queens, a pair of list entries
 //! whose diagonals do not meet — at `n = 16`, 42% of the pairs tried are placements.
+//!
+//! Each entry keeps what the pair test and the word need, ready: the few diagonals on which a
+//! left and a right queen can meet (`h - 1` per family) as a key, so that a pair is tested with
+//! one AND, and its share of the half's word, so that the word is an OR.
 
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]
@@ -69,6 +73,17 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// A top-half word as `side`'s word: the bottom half lists the other family first.
+    #[inline(always)]
+    fn turn(&self, word: u64, side: Side) -> u64 {
+        match side {
+            Side::Top => word,
+            Side::Bottom => word >> self.width | (word & ((1 << self.width) - 1)) << self.width,
+        }
+    }
+}
+
 /// Which half to build; it decides the order of the two families in the word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Side {
@@ -76,27 +91,6 @@ pub(super) enum Side {
     Top,
     /// Rows `n-h..n`, upside down.
     Bottom,
-}
-
-/// The diagonals of a queen in the middle row (odd `n`), in either half's coordinates: it
-/// sits in row `h` of both, as the bottom half is read upside down.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Middle {
-    sum: u64,
-    diff: u64,
-}
-
-impl Middle {
-    /// The middle queen in column `col` of an odd board; no queen for even `n`.
-    pub fn new(shape: &Shape, col: usize) -> Middle {
-        if shape.gap == 0 {
-            return Middle::default();
-        }
-        Middle {
-            sum: 1 << (shape.h + col),
-            diff: 1 << (col + shape.n - 1 - shape.h),
-        }
-    }
 }
 
 /// Numbers the pairs (rows, columns) with as many bits of each, densely, to index the lists.
@@ -151,18 +145,49 @@ impl Keys {
     }
 }
 
+/// One placement in a quarter, ready to be paired with one in the other quarter.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    /// Low half: the diagonals on which a queen of the other quarter could meet one of this
+    /// placement's (the key). High half: the middle row's columns this placement attacks.
+    keys: u64,
+    /// The placement's share of the top half's word.
+    word: u64,
+}
+
+impl Entry {
+    fn new(shape: &Shape, sum: u64, diff: u64) -> Entry {
+        let (n, h) = (shape.n, shape.h);
+        // Left queens have sums `0..=2h-2` and differences `c - r + n - 1` in `n-h..=n+h-2`;
+        // right queens sums from `h` and differences from `n`: they share `h - 1` of each.
+        let shared = (1u64 << h.saturating_sub(1)) - 1;
+        let key = (sum >> h & shared) | (diff >> n & shared) << h.saturating_sub(1);
+        // Row `h` (the middle row of an odd board), column `c`: diagonals `h + c` and
+        // `c - h + n - 1`.
+        let attacks = if shape.gap == 1 {
+            (sum >> h | diff >> (n - 1 - h)) & u64::from(shape.full())
+        } else {
+            0
+        };
+        Entry {
+            keys: key | attacks << 32,
+            word: shape.word(sum, diff, Side::Top),
+        }
+    }
+
+    /// The middle row's columns this placement attacks.
+    fn attacks(&self) -> u32 {
+        (self.keys >> 32) as u32
+    }
+}
+
 /// Every placement of queens (zero or more, at most one per row and column, none attacking)
 /// in one quarter, grouped by the rows and columns it uses.
 struct QuarterList {
-    /// First column of the quarter.
-    lo: usize,
     keys: Keys,
     /// Entries of key `k`: `start[k]..start[k + 1]`.
     start: Vec<u32>,
-    /// Occupied diagonals `(sum >> lo, diff >> diff_shift)`, 32 bits each.
-    items: Vec<[u32; 2]>,
-    /// The lowest `diff` diagonal a queen of this quarter can occupy.
-    diff_shift: usize,
+    entries: Vec<Entry>,
 }
 
 impl QuarterList {
@@ -176,37 +201,25 @@ impl QuarterList {
         for k in 1..start.len() {
             start[k] += start[k - 1];
         }
-        let diff_shift = lo + shape.n - shape.h;
-        let mut items = vec![[0; 2]; start[keys.len()] as usize];
+        let mut entries = vec![Entry::default(); start[keys.len()] as usize];
         let mut next = start.clone();
         quarter_search(shape, lo, cols, &mut |rows, used, sum, diff| {
             let key = keys.key(rows, used);
-            items[next[key] as usize] = [(sum >> lo) as u32, (diff >> diff_shift) as u32];
+            entries[next[key] as usize] = Entry::new(shape, sum, diff);
             next[key] += 1;
         });
         QuarterList {
-            lo,
             keys,
             start,
-            items,
-            diff_shift,
+            entries,
         }
     }
 
     /// The placements using exactly `rows` and the quarter's columns `cols` (relative).
     #[inline(always)]
-    fn get(&self, rows: u32, cols: u32) -> &[[u32; 2]] {
+    fn get(&self, rows: u32, cols: u32) -> &[Entry] {
         let key = self.keys.key(rows, cols);
-        &self.items[self.start[key] as usize..self.start[key + 1] as usize]
-    }
-
-    /// The absolute diagonal masks of an entry.
-    #[inline(always)]
-    fn diagonals(&self, item: [u32; 2]) -> (u64, u64) {
-        (
-            u64::from(item[0]) << self.lo,
-            u64::from(item[1]) << self.diff_shift,
-        )
+        &self.entries[self.start[key] as usize..self.start[key + 1] as usize]
     }
 }
 
@@ -264,7 +277,7 @@ impl Quarters {
         }
     }
 
-    /// Bytes the lists of an `n` board occupy: 8 per placement, plus the key tables.
+    /// Bytes the lists of an `n` board occupy: 16 per placement, plus the key tables.
     pub fn bytes(shape: &Shape) -> u64 {
         // Placements in the left and right quarters, counted once by this module's search:
         // they grow about 8-fold per two rows. The last entry is extrapolated.
@@ -296,57 +309,102 @@ impl Quarters {
             1_200_000_000,
         ];
         let keys = (0..shape.h).fold(1u64, |acc, i| acc * (shape.n - i) as u64 / (i + 1) as u64);
-        PLACEMENTS[shape.n] * 8 + 2 * (keys + 1) * 4 + (4 << shape.h.max(shape.n - shape.h))
+        PLACEMENTS[shape.n] * 16 + 2 * (keys + 1) * 4 + (4 << shape.h.max(shape.n - shape.h))
+    }
+
+    /// Appends to `out` the word of every placement of a half that uses exactly the columns
+    /// `cols` and attacks none of the middle row's columns in `middle` (a mask); stops and
+    /// returns `false` once `out` holds more than `limit` words.
+    #[inline(always)]
+    pub fn half_words(
+        &self,
+        cols: u32,
+        middle: u32,
+        side: Side,
+        out: &mut Vec<u64>,
+        limit: usize,
+    ) -> bool {
+        let from = out.len();
+        self.place(cols, middle, out, limit + 1, |w, _| w, |_| false);
+        if side == Side::Bottom {
+            // Turned once listed, not for every pair tried.
+            for w in &mut out[from..] {
+                *w = self.shape.turn(*w, side);
+            }
+        }
+        out.len() <= limit
+    }
+
+    /// Appends to `out` the word of every top half that uses exactly the columns `cols`, with
+    /// the middle row's columns it attacks (bit `c`: a queen in the middle row's column `c`);
+    /// stops and returns `false` once `out` holds more than `limit` of them.
+    #[inline(always)]
+    pub fn top_words(&self, cols: u32, out: &mut Vec<(u64, u32)>, limit: usize) -> bool {
+        self.place(cols, 0, out, limit + 1, |w, a| (w, a), |_| false);
+        out.len() <= limit
     }
 
     /// Calls `emit` with the word of every placement of a half that uses exactly the columns
-    /// `cols` and avoids the middle queen.
+    /// `cols` and attacks none of the middle row's columns in `middle` (a mask), holding only
+    /// a few thousand at a time.
     #[inline(always)]
-    pub fn for_each_half(&self, cols: u32, middle: Middle, side: Side, mut emit: impl FnMut(u64)) {
-        self.for_each_placement(cols, middle, |sum, diff| {
-            emit(self.shape.word(sum, diff, side))
-        });
+    pub fn for_each_half(&self, cols: u32, middle: u32, side: Side, mut emit: impl FnMut(u64)) {
+        let shape = self.shape;
+        let mut batch = Vec::new();
+        let mut drain = |batch: &mut Vec<u64>| {
+            batch.drain(..).for_each(|w| emit(shape.turn(w, side)));
+            true
+        };
+        self.place(cols, middle, &mut batch, 4096, |w, _| w, &mut drain);
+        drain(&mut batch);
     }
 
-    /// Calls `emit` with the word of every top half that uses exactly the columns `cols`, and
-    /// the middle row's columns it attacks (bit `c`: a queen in the middle row's column `c`).
+    /// Appends `make(word, attacks)` to `out` for every placement of a half (as the top half)
+    /// that uses exactly the columns `cols` and attacks none of the middle row's columns in
+    /// `middle`; whenever `out` holds `batch` or more, calls `full(out)`, and stops if that
+    /// returns `false`.
     #[inline(always)]
-    pub fn for_each_top(&self, cols: u32, mut emit: impl FnMut(u64, u32)) {
-        let (h, full) = (self.shape.h, u64::from(self.shape.full()));
-        self.for_each_placement(cols, Middle::default(), |sum, diff| {
-            // Row `h`, column `c` lies on diagonals `h + c` and `c - h + n - 1`.
-            let attacked = ((sum >> h | diff >> (self.shape.n - 1 - h)) & full) as u32;
-            emit(self.shape.word(sum, diff, Side::Top), attacked)
-        });
-    }
-
-    /// Calls `emit(sum, diff)` with the diagonals of every placement of a half that uses
-    /// exactly the columns `cols` and avoids the middle queen.
-    #[inline(always)]
-    fn for_each_placement(&self, cols: u32, middle: Middle, mut emit: impl FnMut(u64, u64)) {
+    fn place<T>(
+        &self,
+        cols: u32,
+        middle: u32,
+        out: &mut Vec<T>,
+        batch: usize,
+        make: impl Fn(u64, u32) -> T,
+        mut full: impl FnMut(&mut Vec<T>) -> bool,
+    ) {
         let h = self.shape.h;
         let all_rows = (1u32 << h) - 1;
         let left_cols = cols & all_rows;
         let right_cols = cols >> h;
         let k = left_cols.count_ones() as usize;
+        // A right placement attacking the middle queen fails the pair test.
+        let blocked = u64::from(middle) << 32;
         for rows in Combinations::new(h, k) {
             let lefts = self.left.get(rows, left_cols);
             if lefts.is_empty() {
                 continue;
             }
             let rights = self.right.get(all_rows ^ rows, right_cols);
-            for &l in lefts {
-                let (ls, ld) = self.left.diagonals(l);
-                if ls & middle.sum != 0 || ld & middle.diff != 0 {
+            for l in lefts {
+                if l.attacks() & middle != 0 {
                     continue;
                 }
-                // The middle queen joins the left quarter for the test, not for the word.
-                let (ts, td) = (ls | middle.sum, ld | middle.diff);
-                for &r in rights {
-                    let (rs, rd) = self.right.diagonals(r);
-                    if ts & rs == 0 && td & rd == 0 {
-                        emit(ls | rs, ld | rd);
-                    }
+                let key = l.keys as u32 as u64 | blocked;
+                // Every pair is written and kept by moving the end: about half pass, and a
+                // branch would be mispredicted half the time.
+                out.reserve(rights.len());
+                let spare = out.spare_capacity_mut();
+                let mut end = 0;
+                for r in rights {
+                    // In bounds: `end` is at most the index of `r`.
+                    spare[end].write(make(l.word | r.word, l.attacks() | r.attacks()));
+                    end += usize::from(key & r.keys == 0);
+                }
+                // SAFETY: the first `end` spare slots have just been written.
+                unsafe { out.set_len(out.len() + end) };
+                if out.len() >= batch && !full(out) {
+                    return;
                 }
             }
         }

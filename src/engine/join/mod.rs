@@ -44,7 +44,7 @@ mod sieve;
 
 use std::sync::OnceLock;
 
-use half::{Combinations, Middle, Quarters, Shape, Side};
+use half::{Combinations, Quarters, Shape, Side};
 use sieve::{Gather, Sieve};
 
 use super::symmetric::{self, Turn};
@@ -152,19 +152,15 @@ fn count_main_portable<G: Gather>(
     chunk: usize,
 ) -> u64 {
     let mut tops = Vec::new();
-    quarters.for_each_top(cols, |u, attacked| {
-        if tops.len() <= chunk {
-            tops.push((u, attacked));
-        }
-    });
     // More than `chunk` top words: each join lists them again, `chunk` at a time.
-    let held = tops.len() <= chunk;
+    let held = quarters.top_words(cols, &mut tops, chunk);
     let mut words = Vec::new();
     let mut bottoms = Vec::new();
     let mut total = 0;
     for (mid, weight) in joins(shape, cols) {
         let taken = if shape.gap == 1 { 1 << mid } else { 0 };
-        let middle = Middle::new(shape, mid);
+        // The middle queen's column, as a mask of the middle row's columns.
+        let middle = taken;
         let top = Listed {
             quarters,
             cols,
@@ -182,12 +178,9 @@ fn count_main_portable<G: Gather>(
             words.extend(tops.iter().filter(|t| t.1 & taken == 0).map(|t| t.0));
         }
         bottoms.clear();
-        bottom.each(|v| {
-            if bottoms.len() <= chunk {
-                bottoms.push(v)
-            }
-        });
-        let twice = match (held, bottoms.len() <= chunk) {
+        let bottoms_held =
+            quarters.half_words(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
+        let twice = match (held, bottoms_held) {
             (true, true) => twice_count::<G>(shape, &words[..], &bottoms[..], chunk),
             (true, false) => twice_count::<G>(shape, &words[..], &bottom, chunk),
             (false, true) => twice_count::<G>(shape, &top, &bottoms[..], chunk),
@@ -322,7 +315,7 @@ impl Source for [u64] {
 struct Listed<'a> {
     quarters: &'a Quarters,
     cols: u32,
-    middle: Middle,
+    middle: u32,
     side: Side,
 }
 

@@ -32,7 +32,7 @@ const MAX_CHUNKS: usize = 64usize.div_ceil(SPAN);
 pub(super) const MAX_CUT: usize = 8;
 /// Stored words per bucket, about: fewer leave groups part-filled, more skip fewer pairs
 /// (measured at `n = 16..18`).
-const BUCKET_WORDS: usize = 2 * GROUP;
+const BUCKET_WORDS: usize = GROUP / 4;
 /// The most words whose bits are counted to choose the cut bits.
 const SAMPLE: usize = 256;
 /// The most bits that double a query's weight in [`Sieve::count`].
@@ -51,8 +51,10 @@ pub(super) struct Sieve {
     rest: u64,
     /// Chunks per group.
     chunks: usize,
-    /// Group range of bucket `b`: `start[b]..start[b + 1]`.
-    start: Vec<u32>,
+    /// The classes of queries (by cut bits) that group `g` may hold a disjoint word for:
+    /// `classes[reach[g]..reach[g + 1]]`.
+    classes: Vec<u8>,
+    reach: Vec<u32>,
     /// `chunks * ROWS` rows per group.
     rows: Vec<Row>,
 }
@@ -77,44 +79,53 @@ impl Sieve {
             .min(MAX_CUT as u32)
             .min(active.count_ones()) as usize;
         let cut = busiest(words, queries, active, k);
-        let rest = active & !cut;
+        let rest = active;
         let chunks = (rest.count_ones() as usize).div_ceil(SPAN).max(1);
 
-        // Sort the words by bucket.
-        let mut start = vec![0u32; (1 << k) + 1];
+        // Sort the words by bucket, keeping each bucket's first position.
+        let buckets = 1 << k;
+        let mut first = vec![0u32; buckets + 1];
         for &w in words {
-            start[G::gather(w, cut) as usize + 1] += 1;
+            first[G::gather(w, cut) as usize + 1] += 1;
         }
-        let mut at = start.clone();
-        for b in 1..at.len() {
-            at[b] += at[b - 1];
+        for b in 1..first.len() {
+            first[b] += first[b - 1];
         }
+        let mut at = first.clone();
         let mut sorted = vec![0u64; words.len()];
         for &w in words {
             let b = G::gather(w, cut) as usize;
             sorted[at[b] as usize] = G::gather(w, rest);
             at[b] += 1;
         }
-        // Then turn each bucket into whole groups.
-        let mut groups = 0;
-        let mut from = 0;
+        // Then cut the sorted words into groups, which may straddle buckets: a bucket is often
+        // smaller than a group, and padding each to whole groups wasted a quarter of the lanes
+        // at n = 18. A group serves the query classes that avoid one of its buckets' cut bits.
         let mut rows = Vec::new();
-        for b in 0..1 << k {
-            let size = start[b + 1] as usize;
-            start[b] = groups;
-            for block in sorted[from..from + size].chunks(GROUP) {
-                push_group(&mut rows, block, chunks);
-                groups += 1;
-            }
-            from += size;
+        let mut classes = Vec::new();
+        let mut reach = vec![0];
+        for (g, block) in sorted.chunks(GROUP).enumerate() {
+            push_group(&mut rows, block, chunks);
+            let (lo, hi) = (g * GROUP, g * GROUP + block.len());
+            // The buckets with words in `lo..hi`.
+            let held: Vec<usize> = (0..buckets)
+                .filter(|&b| first[b] < first[b + 1])
+                .filter(|&b| (first[b] as usize) < hi && lo < first[b + 1] as usize)
+                .collect();
+            classes.extend(
+                (0..buckets)
+                    .filter(|&c| held.iter().any(|&b| b & c == 0))
+                    .map(|c| c as u8),
+            );
+            reach.push(classes.len() as u32);
         }
-        start[1 << k] = groups;
         Sieve {
             k,
             cut,
             rest,
             chunks,
-            start,
+            classes,
+            reach,
             rows,
         }
     }
@@ -158,45 +169,28 @@ impl Sieve {
     /// The loops of [`Sieve::count`], with the number of chunks known to the compiler.
     #[inline(always)]
     fn run<const C: usize, const W: usize>(&self, queries: &[u64], first: &[u32]) -> u64 {
-        let buckets = self.start.len() - 1;
-        let all = buckets - 1;
         let mut total = 0;
-        for b in 0..buckets {
-            let groups = self.start[b] as usize..self.start[b + 1] as usize;
-            if groups.is_empty() {
-                continue;
-            }
-            let free = all & !b;
-            for group in
-                self.rows[groups.start * C * ROWS..groups.end * C * ROWS].chunks_exact(C * ROWS)
-            {
-                // Every class of queries whose cut bits avoid the bucket's: the sub-masks of
-                // `free`, from `free` down to 0.
-                let mut cut = free;
-                loop {
-                    for doublings in 0..W {
-                        let class = cut * W + doublings;
-                        let range = first[class] as usize..first[class + 1] as usize;
-                        // Per-lane sums, added up once per class: no horizontal add per query.
-                        let mut found = [0u64; LANES];
-                        for &q in &queries[range] {
-                            let mut acc = group[q as usize & (ROWS - 1)];
-                            for c in 1..C {
-                                let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
-                                for l in 0..LANES {
-                                    acc[l] &= row[l];
-                                }
-                            }
+        for (g, group) in self.rows.chunks_exact(C * ROWS).enumerate() {
+            let classes = &self.classes[self.reach[g] as usize..self.reach[g + 1] as usize];
+            for &cut in classes {
+                for doublings in 0..W {
+                    let class = cut as usize * W + doublings;
+                    let range = first[class] as usize..first[class + 1] as usize;
+                    // Per-lane sums, added up once per class: no horizontal add per query.
+                    let mut found = [0u64; LANES];
+                    for &q in &queries[range] {
+                        let mut acc = group[q as usize & (ROWS - 1)];
+                        for c in 1..C {
+                            let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
                             for l in 0..LANES {
-                                found[l] += u64::from(acc[l].count_ones());
+                                acc[l] &= row[l];
                             }
                         }
-                        total += found.iter().sum::<u64>() << doublings;
+                        for l in 0..LANES {
+                            found[l] += u64::from(acc[l].count_ones());
+                        }
                     }
-                    if cut == 0 {
-                        break;
-                    }
-                    cut = (cut - 1) & free;
+                    total += found.iter().sum::<u64>() << doublings;
                 }
             }
         }
