@@ -121,15 +121,17 @@ impl JoinTasks {
     /// Counts the solutions of the main task with top columns `cols`, weighted.
     fn count_main(&self, cols: u32) -> u64 {
         let quarters = self.quarters.get_or_init(|| Quarters::new(&self.shape));
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("popcnt")
-        {
-            // SAFETY: the CPU has just been checked for the features the function enables.
-            return unsafe { count_main_x86(quarters, &self.shape, cols, self.chunk) };
-        }
-        count_main_portable::<sieve::Soft>(quarters, &self.shape, cols, self.chunk)
+        SCRATCH.with_borrow_mut(|scratch| {
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("bmi2")
+                && std::is_x86_feature_detected!("popcnt")
+            {
+                // SAFETY: the CPU has just been checked for the features the function enables.
+                return unsafe { count_main_x86(quarters, &self.shape, cols, self.chunk, scratch) };
+            }
+            count_main_portable::<sieve::Soft>(quarters, &self.shape, cols, self.chunk, scratch)
+        })
     }
 }
 
@@ -137,8 +139,14 @@ impl JoinTasks {
 /// register and its bit gathering one instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-unsafe fn count_main_x86(quarters: &Quarters, shape: &Shape, cols: u32, chunk: usize) -> u64 {
-    count_main_portable::<sieve::Pext>(quarters, shape, cols, chunk)
+unsafe fn count_main_x86(
+    quarters: &Quarters,
+    shape: &Shape,
+    cols: u32,
+    chunk: usize,
+    scratch: &mut Scratch,
+) -> u64 {
+    count_main_portable::<sieve::Pext>(quarters, shape, cols, chunk, scratch)
 }
 
 /// The main-task count: the top half is listed once (with the middle columns each placement
@@ -150,12 +158,14 @@ fn count_main_portable<G: Gather>(
     shape: &Shape,
     cols: u32,
     chunk: usize,
+    scratch: &mut Scratch,
 ) -> u64 {
-    let mut tops = Vec::new();
+    let mut tops = std::mem::take(&mut scratch.tops);
+    let mut words = std::mem::take(&mut scratch.top_words);
+    let mut bottoms = std::mem::take(&mut scratch.bottom_words);
+    tops.clear();
     // More than `chunk` top words: each join lists them again, `chunk` at a time.
     let held = quarters.top_words(cols, &mut tops, chunk);
-    let mut words = Vec::new();
-    let mut bottoms = Vec::new();
     let mut total = 0;
     for (mid, weight) in joins(shape, cols) {
         let taken = if shape.gap == 1 { 1 << mid } else { 0 };
@@ -181,16 +191,17 @@ fn count_main_portable<G: Gather>(
         let bottoms_held =
             quarters.half_words(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
         let twice = match (held, bottoms_held) {
-            (true, true) => twice_count::<G>(shape, &words[..], &bottoms[..], chunk),
-            (true, false) => twice_count::<G>(shape, &words[..], &bottom, chunk),
-            (false, true) => twice_count::<G>(shape, &top, &bottoms[..], chunk),
-            (false, false) => twice_count::<G>(shape, &top, &bottom, chunk),
+            (true, true) => twice_count::<G>(shape, &words[..], &bottoms[..], chunk, scratch),
+            (true, false) => twice_count::<G>(shape, &words[..], &bottom, chunk, scratch),
+            (false, true) => twice_count::<G>(shape, &top, &bottoms[..], chunk, scratch),
+            (false, false) => twice_count::<G>(shape, &top, &bottom, chunk, scratch),
         };
         // Even: a family has two or four members (the halves never swap onto themselves),
         // except the one-square board's, where both halves are empty and count alike.
         debug_assert!(weight * twice % 2 == 0);
         total += weight * twice / 2;
     }
+    (scratch.tops, scratch.top_words, scratch.bottom_words) = (tops, words, bottoms);
     total
 }
 
@@ -221,9 +232,10 @@ fn twice_count<G: Gather>(
     top: &(impl Source + ?Sized),
     bottom: &(impl Source + ?Sized),
     chunk: usize,
+    scratch: &mut Scratch,
 ) -> u64 {
     let long = long_diagonals(shape);
-    term::<G>(top, bottom, long, chunk) + term::<G>(bottom, top, long, chunk)
+    term::<G>(top, bottom, long, chunk, scratch) + term::<G>(bottom, top, long, chunk, scratch)
 }
 
 /// `Σ 2^|q & long| · #{s : s & q == 0}` over the query words `q` and the stored words `s`
@@ -234,8 +246,15 @@ fn term<G: Gather>(
     queries: &(impl Source + ?Sized),
     long: u64,
     chunk: usize,
+    scratch: &mut Scratch,
 ) -> u64 {
-    let mut held = Vec::new();
+    let Scratch {
+        stored: held,
+        batch,
+        sieve,
+        ..
+    } = scratch;
+    held.clear();
     let mut total = 0;
     stored.each(
         #[inline(always)]
@@ -243,14 +262,14 @@ fn term<G: Gather>(
             if s & long == 0 {
                 held.push(s);
                 if held.len() == chunk {
-                    total += against::<G>(&held, queries, long, chunk);
+                    total += against::<G>(held, queries, long, chunk, batch, sieve);
                     held.clear();
                 }
             }
         },
     );
     if !held.is_empty() {
-        total += against::<G>(&held, queries, long, chunk);
+        total += against::<G>(held, queries, long, chunk, batch, sieve);
     }
     total
 }
@@ -263,30 +282,56 @@ fn against<G: Gather>(
     queries: &(impl Source + ?Sized),
     long: u64,
     chunk: usize,
+    batch: &mut Vec<u64>,
+    sieve: &mut Sieve,
 ) -> u64 {
     if let Some(all) = queries.held() {
-        return Sieve::build::<G>(stored, all).count::<G>(all, long);
+        sieve.build::<G>(stored, all);
+        return sieve.count::<G>(all, long);
     }
-    let mut batch = Vec::new();
-    let mut sieve: Option<Sieve> = None;
+    batch.clear();
+    let mut built = false;
     let mut total = 0;
+    let mut flush = |batch: &mut Vec<u64>| {
+        if !built {
+            // The first batch chooses the sieve's cut bits.
+            sieve.build::<G>(stored, batch);
+            built = true;
+        }
+        total += sieve.count::<G>(batch, long);
+        batch.clear();
+    };
     queries.each(
         #[inline(always)]
         |q| {
             batch.push(q);
             if batch.len() == chunk {
-                // The first batch chooses the sieve's cut bits.
-                let sieve = sieve.get_or_insert_with(|| Sieve::build::<G>(stored, &batch));
-                total += sieve.count::<G>(&batch, long);
-                batch.clear();
+                flush(batch);
             }
         },
     );
     if !batch.is_empty() {
-        let sieve = sieve.get_or_insert_with(|| Sieve::build::<G>(stored, &batch));
-        total += sieve.count::<G>(&batch, long);
+        flush(batch);
     }
     total
+}
+
+/// Buffers kept by each thread from task to task, so that they are allocated once.
+#[derive(Default)]
+struct Scratch {
+    /// A task's top words, with the middle columns they attack.
+    tops: Vec<(u64, u32)>,
+    /// The top words of one join, and its bottom words.
+    top_words: Vec<u64>,
+    bottom_words: Vec<u64>,
+    /// The stored words of a sieve, and a batch of queries.
+    stored: Vec<u64>,
+    batch: Vec<u64>,
+    sieve: Sieve,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 /// A list of half-board words: held in memory, or listed again each time it is read.

@@ -42,13 +42,16 @@ pub(super) const MAX_DOUBLING: usize = 2;
 type Row = [u64; LANES];
 
 /// Stored words, bucketed and bit-sliced, ready to count the ones disjoint from a query.
+///
+/// One is kept per thread and built again for each join, so its buffers are allocated once.
+#[derive(Default)]
 pub(super) struct Sieve {
     /// Number of cut bits.
     k: usize,
     /// The cut bits: bucket bit `i` is the `i`-th lowest of them.
     cut: u64,
-    /// The other bits that can clash (set in some stored word and some query), in chunks.
-    rest: u64,
+    /// The bits that can clash (set in some stored word), in chunks.
+    active: u64,
     /// Chunks per group.
     chunks: usize,
     /// The classes of queries (by cut bits) that group `g` may hold a disjoint word for:
@@ -57,20 +60,27 @@ pub(super) struct Sieve {
     reach: Vec<u32>,
     /// `chunks * ROWS` rows per group.
     rows: Vec<Row>,
+    /// Buffers: the first position of each bucket or class, and words or queries sorted by it.
+    first: Vec<u32>,
+    sorted: Vec<u64>,
 }
 
 impl Sieve {
-    /// Bytes a sieve of `words` stored words may occupy (with the words and as many queries).
+    /// Bytes a sieve of `words` stored words may occupy (with as many queries).
     pub fn bytes(words: u64, bits: usize) -> u64 {
         let row = (LANES * 8) as u64;
-        let groups = words.div_ceil(GROUP as u64) + (1 << MAX_CUT);
+        let groups = words.div_ceil(GROUP as u64);
         let chunks = bits.div_ceil(SPAN).max(1) as u64;
-        groups * chunks * ROWS as u64 * row + 2 * words * 16 + (4 << MAX_CUT)
+        // Per group: its rows, its query classes and where they start. Then the sorted words
+        // (or queries) and the class starts.
+        let group = chunks * ROWS as u64 * row + (1 << MAX_CUT) + 4;
+        groups * group + 8 * words + 4 * ((MAX_DOUBLING as u64 + 1) << MAX_CUT) + 4
     }
 
-    /// Stores `words` (each at most 64 bits) for queries like `queries` (a sample will do).
+    /// Stores `words` (each at most 64 bits) for queries like `queries` (a sample will do),
+    /// in place of what was stored.
     #[inline(always)]
-    pub fn build<G: Gather>(words: &[u64], queries: &[u64]) -> Sieve {
+    pub fn build<G: Gather>(&mut self, words: &[u64], queries: &[u64]) {
         // A bit no stored word has cannot clash.
         let active = words.iter().fold(0, |acc, &w| acc | w);
         let k = (words.len() / BUCKET_WORDS)
@@ -79,82 +89,94 @@ impl Sieve {
             .min(MAX_CUT as u32)
             .min(active.count_ones()) as usize;
         let cut = busiest(words, queries, active, k);
-        let rest = active;
-        let chunks = (rest.count_ones() as usize).div_ceil(SPAN).max(1);
+        let chunks = (active.count_ones() as usize).div_ceil(SPAN).max(1);
+        *self = Sieve {
+            k,
+            cut,
+            active,
+            chunks,
+            ..std::mem::take(self)
+        };
 
         // Sort the words by bucket, keeping each bucket's first position.
         let buckets = 1 << k;
-        let mut first = vec![0u32; buckets + 1];
+        let first = &mut self.first;
+        first.clear();
+        first.resize(buckets + 1, 0);
         for &w in words {
             first[G::gather(w, cut) as usize + 1] += 1;
         }
         for b in 1..first.len() {
             first[b] += first[b - 1];
         }
-        let mut at = first.clone();
-        let mut sorted = vec![0u64; words.len()];
+        self.sorted.resize(words.len(), 0);
         for &w in words {
             let b = G::gather(w, cut) as usize;
-            sorted[at[b] as usize] = G::gather(w, rest);
-            at[b] += 1;
+            self.sorted[first[b] as usize] = G::gather(w, active);
+            first[b] += 1;
         }
+        // `first[b]` is now where bucket `b + 1` starts.
+        first.rotate_right(1);
+        first[0] = 0;
+
         // Then cut the sorted words into groups, which may straddle buckets: a bucket is often
         // smaller than a group, and padding each to whole groups wasted a quarter of the lanes
         // at n = 18. A group serves the query classes that avoid one of its buckets' cut bits.
-        let mut rows = Vec::new();
-        let mut classes = Vec::new();
-        let mut reach = vec![0];
-        for (g, block) in sorted.chunks(GROUP).enumerate() {
-            push_group(&mut rows, block, chunks);
+        self.rows.clear();
+        self.classes.clear();
+        self.reach.clear();
+        self.reach.push(0);
+        let mut low = 0;
+        for (g, block) in self.sorted.chunks(GROUP).enumerate() {
+            push_group(&mut self.rows, block, chunks);
             let (lo, hi) = (g * GROUP, g * GROUP + block.len());
-            // The buckets with words in `lo..hi`.
-            let held: Vec<usize> = (0..buckets)
-                .filter(|&b| first[b] < first[b + 1])
-                .filter(|&b| (first[b] as usize) < hi && lo < first[b + 1] as usize)
-                .collect();
-            classes.extend(
+            // The buckets with words in `lo..hi`: from the one holding `lo`.
+            while first[low + 1] as usize <= lo {
+                low += 1;
+            }
+            let mut high = low;
+            while (first[high + 1] as usize) < hi {
+                high += 1;
+            }
+            let held = |b: usize| first[b] < first[b + 1];
+            self.classes.extend(
                 (0..buckets)
-                    .filter(|&c| held.iter().any(|&b| b & c == 0))
+                    .filter(|&c| (low..=high).any(|b| held(b) && b & c == 0))
                     .map(|c| c as u8),
             );
-            reach.push(classes.len() as u32);
-        }
-        Sieve {
-            k,
-            cut,
-            rest,
-            chunks,
-            classes,
-            reach,
-            rows,
+            self.reach.push(self.classes.len() as u32);
         }
     }
 
     /// `Σ 2^|q & doubling| · #{stored u : u & q == 0}` over the `queries`: each query counts
     /// twice for each bit of `doubling` it has (at most [`MAX_DOUBLING`] of them).
     #[inline(always)]
-    pub fn count<G: Gather>(&self, queries: &[u64], doubling: u64) -> u64 {
+    pub fn count<G: Gather>(&mut self, queries: &[u64], doubling: u64) -> u64 {
         debug_assert!(doubling.count_ones() as usize <= MAX_DOUBLING);
         // Sort the queries into classes by their cut bits and their weight, keeping only the
         // bits the chunks look at.
         const WEIGHTS: usize = MAX_DOUBLING + 1;
-        let class_of = |q: u64| {
-            G::gather(q, self.cut) as usize * WEIGHTS + (q & doubling).count_ones() as usize
-        };
-        let mut first = vec![0u32; (WEIGHTS << self.k) + 1];
+        let (cut, active) = (self.cut, self.active);
+        let class_of =
+            |q: u64| G::gather(q, cut) as usize * WEIGHTS + (q & doubling).count_ones() as usize;
+        let mut first = std::mem::take(&mut self.first);
+        let mut sorted = std::mem::take(&mut self.sorted);
+        first.clear();
+        first.resize((WEIGHTS << self.k) + 1, 0);
         for &q in queries {
             first[class_of(q) + 1] += 1;
         }
         for c in 1..first.len() {
             first[c] += first[c - 1];
         }
-        let mut at = first.clone();
-        let mut sorted = vec![0u64; queries.len()];
+        sorted.resize(queries.len(), 0);
         for &q in queries {
             let c = class_of(q);
-            sorted[at[c] as usize] = G::gather(q, self.rest);
-            at[c] += 1;
+            sorted[first[c] as usize] = G::gather(q, active);
+            first[c] += 1;
         }
+        first.rotate_right(1);
+        first[0] = 0;
         macro_rules! run {
             ($($c:literal)*) => {
                 match self.chunks {
@@ -163,7 +185,10 @@ impl Sieve {
                 }
             };
         }
-        run!(1 2 3 4 5 6 7 8 9 10 11 12 13)
+        let total = run!(1 2 3 4 5 6 7 8 9 10 11 12 13);
+        self.first = first;
+        self.sorted = sorted;
+        total
     }
 
     /// The loops of [`Sieve::count`], with the number of chunks known to the compiler.
@@ -384,7 +409,8 @@ mod tests {
             let words: Vec<u64> = (0..len).map(|_| next(bits)).collect();
             let queries: Vec<u64> = (0..200).map(|_| next(bits)).collect();
             let doubling = 1 << 3 | 1 << 20;
-            let sieve = Sieve::build::<Soft>(&words, &queries);
+            let mut sieve = Sieve::default();
+            sieve.build::<Soft>(&words, &queries);
             let slow: u64 = queries
                 .iter()
                 .map(|&q| {
