@@ -23,7 +23,7 @@ const LANES: usize = 4;
 /// Words per group.
 const GROUP: usize = 64 * LANES;
 /// Bit positions per chunk of pre-ANDed rows.
-const SPAN: usize = 5;
+const SPAN: usize = 6;
 /// Rows per chunk: one per pattern of its bits.
 const ROWS: usize = 1 << SPAN;
 /// The most chunks: words have at most 64 bits.
