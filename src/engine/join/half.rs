@@ -51,6 +51,11 @@ impl Shape {
         2 * self.width
     }
 
+    /// The bits a word may have.
+    pub fn word_mask(&self) -> u64 {
+        (1 << self.bits()) - 1
+    }
+
     /// All columns.
     pub fn full(&self) -> u32 {
         ((1u64 << self.n) - 1) as u32

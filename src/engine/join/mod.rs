@@ -45,7 +45,7 @@ mod sieve;
 use std::sync::OnceLock;
 
 use half::{Combinations, Quarters, Shape, Side};
-use sieve::{Gather, Sieve};
+use sieve::{Classes, Gather, Sieve};
 
 use super::symmetric::{self, Turn};
 use super::{EngineError, Strategy, Tally, TaskSet};
@@ -191,10 +191,10 @@ fn count_main_portable<G: Gather>(
         let bottoms_held =
             quarters.half_words(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
         let twice = match (held, bottoms_held) {
-            (true, true) => twice_count::<G>(shape, &words[..], &bottoms[..], chunk, scratch),
-            (true, false) => twice_count::<G>(shape, &words[..], &bottom, chunk, scratch),
-            (false, true) => twice_count::<G>(shape, &top, &bottoms[..], chunk, scratch),
-            (false, false) => twice_count::<G>(shape, &top, &bottom, chunk, scratch),
+            (true, true) => twice_held::<G>(shape, &words, &bottoms, scratch),
+            (true, false) => twice_listed::<G>(shape, &words[..], &bottom, chunk, scratch),
+            (false, true) => twice_listed::<G>(shape, &top, &bottoms[..], chunk, scratch),
+            (false, false) => twice_listed::<G>(shape, &top, &bottom, chunk, scratch),
         };
         // Even: a family has two or four members (the halves never swap onto themselves),
         // except the one-square board's, where both halves are empty and count alike.
@@ -227,91 +227,91 @@ fn long_diagonals(shape: &Shape) -> u64 {
 /// halves swapped) exchanges the two ways, so a task counts both: the top words free of long
 /// diagonals (about a quarter of them) against all bottom words, and the other way round.
 #[inline(always)]
-fn twice_count<G: Gather>(
+fn twice_held<G: Gather>(shape: &Shape, top: &[u64], bottom: &[u64], scratch: &mut Scratch) -> u64 {
+    let long = long_diagonals(shape);
+    let Scratch {
+        top_classes,
+        bottom_classes,
+        sieve,
+        ..
+    } = scratch;
+    // Both sides are sorted once, with the same cut bits, and serve as stored words and as
+    // queries. About a quarter of each side is stored.
+    let cut = sieve::cut_bits(
+        top,
+        bottom,
+        shape.word_mask() & !long,
+        top.len().max(bottom.len()) / 4,
+    );
+    top_classes.sort::<G>(top, cut, long);
+    bottom_classes.sort::<G>(bottom, cut, long);
+    sieve.build(top_classes, shape.bits());
+    let tops_stored = sieve.count(bottom_classes);
+    sieve.build(bottom_classes, shape.bits());
+    tops_stored + sieve.count(top_classes)
+}
+
+/// [`twice_held`] for halves too long to hold: each side is stored `chunk` words at a time,
+/// and the other listed again for each chunk and asked in batches of `chunk`.
+fn twice_listed<G: Gather>(
     shape: &Shape,
     top: &(impl Source + ?Sized),
     bottom: &(impl Source + ?Sized),
     chunk: usize,
     scratch: &mut Scratch,
 ) -> u64 {
-    let long = long_diagonals(shape);
-    term::<G>(top, bottom, long, chunk, scratch) + term::<G>(bottom, top, long, chunk, scratch)
+    term::<G>(shape, top, bottom, chunk, scratch) + term::<G>(shape, bottom, top, chunk, scratch)
 }
 
 /// `Σ 2^|q & long| · #{s : s & q == 0}` over the query words `q` and the stored words `s`
-/// that avoid `long`, holding at most `chunk` stored words (and queries) at a time.
-#[inline(always)]
+/// that avoid the long diagonals, holding at most `chunk` stored words (and queries) at a time.
 fn term<G: Gather>(
+    shape: &Shape,
     stored: &(impl Source + ?Sized),
     queries: &(impl Source + ?Sized),
-    long: u64,
     chunk: usize,
     scratch: &mut Scratch,
 ) -> u64 {
+    let long = long_diagonals(shape);
     let Scratch {
-        stored: held,
+        stored_words,
         batch,
+        top_classes: stored_classes,
+        bottom_classes: query_classes,
         sieve,
         ..
     } = scratch;
-    held.clear();
     let mut total = 0;
-    stored.each(
-        #[inline(always)]
-        |s| {
-            if s & long == 0 {
-                held.push(s);
-                if held.len() == chunk {
-                    total += against::<G>(held, queries, long, chunk, batch, sieve);
-                    held.clear();
-                }
-            }
-        },
-    );
-    if !held.is_empty() {
-        total += against::<G>(held, queries, long, chunk, batch, sieve);
-    }
-    total
-}
-
-/// `Σ 2^|q & long| · #{s in stored : s & q == 0}` over the query words, in batches of
-/// `chunk`.
-#[inline(always)]
-fn against<G: Gather>(
-    stored: &[u64],
-    queries: &(impl Source + ?Sized),
-    long: u64,
-    chunk: usize,
-    batch: &mut Vec<u64>,
-    sieve: &mut Sieve,
-) -> u64 {
-    if let Some(all) = queries.held() {
-        sieve.build::<G>(stored, all);
-        return sieve.count::<G>(all, long);
-    }
-    batch.clear();
-    let mut built = false;
-    let mut total = 0;
-    let mut flush = |batch: &mut Vec<u64>| {
-        if !built {
-            // The first batch chooses the sieve's cut bits.
-            sieve.build::<G>(stored, batch);
-            built = true;
-        }
-        total += sieve.count::<G>(batch, long);
+    let mut against = |held: &mut Vec<u64>| {
+        let cut = sieve::cut_bits(held, held, shape.word_mask() & !long, held.len());
+        stored_classes.sort::<G>(held, cut, long);
+        sieve.build(stored_classes, shape.bits());
+        let mut ask = |batch: &mut Vec<u64>| {
+            query_classes.sort::<G>(batch, cut, long);
+            total += sieve.count(query_classes);
+            batch.clear();
+        };
         batch.clear();
-    };
-    queries.each(
-        #[inline(always)]
-        |q| {
+        queries.each(|q| {
             batch.push(q);
             if batch.len() == chunk {
-                flush(batch);
+                ask(batch);
             }
-        },
-    );
-    if !batch.is_empty() {
-        flush(batch);
+        });
+        ask(batch);
+        held.clear();
+    };
+    stored_words.clear();
+    stored.each(|s| {
+        if s & long == 0 {
+            stored_words.push(s);
+            if stored_words.len() == chunk {
+                against(stored_words);
+            }
+        }
+    });
+    if !stored_words.is_empty() {
+        against(stored_words);
     }
     total
 }
@@ -324,8 +324,11 @@ struct Scratch {
     /// The top words of one join, and its bottom words.
     top_words: Vec<u64>,
     bottom_words: Vec<u64>,
-    /// The stored words of a sieve, and a batch of queries.
-    stored: Vec<u64>,
+    /// Both sides sorted by their cut bits.
+    top_classes: Classes,
+    bottom_classes: Classes,
+    /// The stored words and a batch of queries, when the halves are too long to hold.
+    stored_words: Vec<u64>,
     batch: Vec<u64>,
     sieve: Sieve,
 }
@@ -338,10 +341,6 @@ thread_local! {
 trait Source {
     /// Calls `f` with every word.
     fn each(&self, f: impl FnMut(u64));
-    /// The words, if they are held in memory.
-    fn held(&self) -> Option<&[u64]> {
-        None
-    }
 }
 
 impl Source for [u64] {
@@ -350,9 +349,6 @@ impl Source for [u64] {
         for &w in self {
             f(w);
         }
-    }
-    fn held(&self) -> Option<&[u64]> {
-        Some(self)
     }
 }
 
@@ -460,7 +456,7 @@ impl TaskSet for JoinTasks {
         let chunk = self.chunk as u64;
         let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
         let words = words.unwrap_or(chunk);
-        let per_thread = 40 * words + 2 * Sieve::bytes(words, self.shape.bits());
+        let per_thread = 40 * words + Sieve::bytes(words, self.shape.bits());
         Quarters::bytes(&self.shape) + threads as u64 * per_thread
     }
 }

@@ -8,127 +8,181 @@
 //!    `v` are the AND of the rows of `v`'s bits, and their number is a popcount.
 //! 2. **Rows ANDed ahead of time** (the "Four Russians" trick). The bit positions are cut into
 //!    chunks of [`SPAN`] bits, and each chunk keeps the AND for every one of its `2^SPAN`
-//!    patterns. A query then costs one AND per chunk (7 at `n = 18`), whatever its number of
+//!    patterns. A query then costs one AND per chunk (6 at `n = 18`), whatever its number of
 //!    bits, and the loop has a fixed shape the compiler unrolls.
-//! 3. **Buckets on a few bits.** The stored words are sorted into `2^k` buckets by `k` "cut"
-//!    bits, those the stored words and the queries most often both have; a query only visits
-//!    the buckets whose cut bits avoid its own, which skips whole groups of pairs that must
-//!    clash.
+//! 3. **Buckets on a few bits.** Both sides are sorted by `k` "cut" bits, those the stored
+//!    words and the queries most often both have ([`cut_bits`]). A group of stored words is
+//!    only shown the classes of queries whose cut bits avoid those of one of its words, which
+//!    skips whole groups of pairs that must clash.
 //!
-//! The loops run group by group: a group's rows (7 KB) stay in the L1 cache while every query
-//! that may meet it passes, so the queries are sorted once by their cut bits into classes.
+//! The loops run group by group: a group's rows (12 KB) stay in the L1 cache while every query
+//! that may meet it passes. Sorting a list into [`Classes`] is done once per join and serves
+//! both as stored words and as queries.
 
 /// 64-bit lanes per group: 4 fill one AVX2 register.
 const LANES: usize = 4;
 /// Words per group.
 const GROUP: usize = 64 * LANES;
-/// Bit positions per chunk of pre-ANDed rows.
+/// Bit positions per chunk of pre-ANDed rows (5 and 7 measured slower at `n = 17, 18`).
 const SPAN: usize = 6;
 /// Rows per chunk: one per pattern of its bits.
 const ROWS: usize = 1 << SPAN;
 /// The most chunks: words have at most 64 bits.
 const MAX_CHUNKS: usize = 64usize.div_ceil(SPAN);
 /// The most cut bits (so at most 256 buckets).
-pub(super) const MAX_CUT: usize = 8;
-/// Stored words per bucket, about: fewer leave groups part-filled, more skip fewer pairs
-/// (measured at `n = 16..18`).
+const MAX_CUT: usize = 8;
+/// Stored words per bucket, about: fewer make more groups straddle buckets, more skip fewer
+/// pairs (measured at `n = 16..18`).
 const BUCKET_WORDS: usize = GROUP / 4;
-/// The most words whose bits are counted to choose the cut bits.
+/// The most words of each side whose bits are counted to choose the cut bits.
 const SAMPLE: usize = 256;
-/// The most bits that double a query's weight in [`Sieve::count`].
-pub(super) const MAX_DOUBLING: usize = 2;
+/// The most bits that double a query's weight.
+const MAX_DOUBLING: usize = 2;
+/// Query weights: 1, 2 or 4.
+const WEIGHTS: usize = MAX_DOUBLING + 1;
 
 /// One row: one bit per word of a group.
 type Row = [u64; LANES];
+
+/// The cut bits for a join whose stored lists hold about `stored` words: the busiest of the
+/// `candidates`, set in many words of both `a` and `b` (counted on evenly spread samples).
+pub(super) fn cut_bits(a: &[u64], b: &[u64], candidates: u64, stored: usize) -> u64 {
+    let k = (stored / BUCKET_WORDS)
+        .max(1)
+        .ilog2()
+        .min(MAX_CUT as u32)
+        .min(candidates.count_ones()) as usize;
+    if k == 0 {
+        return 0;
+    }
+    let (fa, fb) = (frequencies(a), frequencies(b));
+    let mut cut = 0u64;
+    for _ in 0..k {
+        // The busiest bit not taken yet (ties: the lowest).
+        let best = (0..64)
+            .filter(|&j| (candidates & !cut) >> j & 1 == 1)
+            .max_by_key(|&j| (u64::from(fa[j]) * u64::from(fb[j]), std::cmp::Reverse(j)));
+        cut |= 1 << best.expect("k is at most the number of candidates");
+    }
+    cut
+}
+
+/// How many of up to [`SAMPLE`] evenly spread words have each bit: 64 words at a time are
+/// transposed, so that a bit's count is one popcount.
+fn frequencies(words: &[u64]) -> [u32; 64] {
+    let mut f = [0u32; 64];
+    let step = words.len().div_ceil(SAMPLE).max(1);
+    let sample: Vec<u64> = words.iter().step_by(step).copied().collect();
+    for block in sample.chunks(64) {
+        let mut m = [0u64; 64];
+        m[..block.len()].copy_from_slice(block);
+        transpose64(&mut m);
+        for (count, row) in f.iter_mut().zip(m) {
+            *count += row.count_ones();
+        }
+    }
+    f
+}
+
+/// Words sorted into classes: by weight (how many `doubling` bits they have, at most
+/// [`MAX_DOUBLING`]), then by their cut bits. The words of weight 1 come first, sorted by cut
+/// bits: they are the ones a sieve stores.
+#[derive(Default)]
+pub(super) struct Classes {
+    /// Number of cut bits.
+    k: usize,
+    /// First position of class `weight << k | cut`, and the end.
+    first: Vec<u32>,
+    words: Vec<u64>,
+}
+
+impl Classes {
+    /// Sorts `words` into classes (in place of what was held).
+    #[inline(always)]
+    pub fn sort<G: Gather>(&mut self, words: &[u64], cut: u64, doubling: u64) {
+        debug_assert!(doubling.count_ones() as usize <= MAX_DOUBLING);
+        self.k = cut.count_ones() as usize;
+        let k = self.k;
+        let class_of =
+            |w: u64| ((w & doubling).count_ones() as usize) << k | G::gather(w, cut) as usize;
+        let first = &mut self.first;
+        first.clear();
+        first.resize((WEIGHTS << k) + 1, 0);
+        for &w in words {
+            first[class_of(w) + 1] += 1;
+        }
+        for c in 1..first.len() {
+            first[c] += first[c - 1];
+        }
+        self.words.resize(words.len(), 0);
+        for &w in words {
+            let c = class_of(w);
+            self.words[first[c] as usize] = w;
+            first[c] += 1;
+        }
+        // `first[c]` is now where class `c + 1` starts.
+        first.rotate_right(1);
+        first[0] = 0;
+    }
+
+    /// The words of weight 1, sorted by cut bits, and where each bucket starts.
+    fn plain(&self) -> (&[u64], &[u32]) {
+        let first = &self.first[..(1 << self.k) + 1];
+        (&self.words[..first[1 << self.k] as usize], first)
+    }
+
+    /// The words of class `class`.
+    #[inline(always)]
+    fn class(&self, class: usize) -> &[u64] {
+        &self.words[self.first[class] as usize..self.first[class + 1] as usize]
+    }
+}
 
 /// Stored words, bucketed and bit-sliced, ready to count the ones disjoint from a query.
 ///
 /// One is kept per thread and built again for each join, so its buffers are allocated once.
 #[derive(Default)]
 pub(super) struct Sieve {
-    /// Number of cut bits.
-    k: usize,
-    /// The cut bits: bucket bit `i` is the `i`-th lowest of them.
-    cut: u64,
-    /// The bits that can clash (set in some stored word), in chunks.
-    active: u64,
     /// Chunks per group.
     chunks: usize,
-    /// The classes of queries (by cut bits) that group `g` may hold a disjoint word for:
+    /// The cut-bit classes of queries that group `g` may hold a disjoint word for:
     /// `classes[reach[g]..reach[g + 1]]`.
     classes: Vec<u8>,
     reach: Vec<u32>,
     /// `chunks * ROWS` rows per group.
     rows: Vec<Row>,
-    /// Buffers: the first position of each bucket or class, and words or queries sorted by it.
-    first: Vec<u32>,
-    sorted: Vec<u64>,
 }
 
 impl Sieve {
-    /// Bytes a sieve of `words` stored words may occupy (with as many queries).
+    /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with the classes of
+    /// as many stored words and as many queries.
     pub fn bytes(words: u64, bits: usize) -> u64 {
         let row = (LANES * 8) as u64;
         let groups = words.div_ceil(GROUP as u64);
         let chunks = bits.div_ceil(SPAN).max(1) as u64;
-        // Per group: its rows, its query classes and where they start. Then the sorted words
-        // (or queries) and the class starts.
+        // Per group: its rows, its query classes and where they start.
         let group = chunks * ROWS as u64 * row + (1 << MAX_CUT) + 4;
-        groups * group + 8 * words + 4 * ((MAX_DOUBLING as u64 + 1) << MAX_CUT) + 4
+        let classes = 2 * (8 * words + 4 * ((WEIGHTS as u64) << MAX_CUT) + 4);
+        groups * group + classes
     }
 
-    /// Stores `words` (each at most 64 bits) for queries like `queries` (a sample will do),
-    /// in place of what was stored.
-    #[inline(always)]
-    pub fn build<G: Gather>(&mut self, words: &[u64], queries: &[u64]) {
-        // A bit no stored word has cannot clash.
-        let active = words.iter().fold(0, |acc, &w| acc | w);
-        let k = (words.len() / BUCKET_WORDS)
-            .max(1)
-            .ilog2()
-            .min(MAX_CUT as u32)
-            .min(active.count_ones()) as usize;
-        let cut = busiest(words, queries, active, k);
-        let chunks = (active.count_ones() as usize).div_ceil(SPAN).max(1);
-        *self = Sieve {
-            k,
-            cut,
-            active,
-            chunks,
-            ..std::mem::take(self)
-        };
-
-        // Sort the words by bucket, keeping each bucket's first position.
-        let buckets = 1 << k;
-        let first = &mut self.first;
-        first.clear();
-        first.resize(buckets + 1, 0);
-        for &w in words {
-            first[G::gather(w, cut) as usize + 1] += 1;
-        }
-        for b in 1..first.len() {
-            first[b] += first[b - 1];
-        }
-        self.sorted.resize(words.len(), 0);
-        for &w in words {
-            let b = G::gather(w, cut) as usize;
-            self.sorted[first[b] as usize] = G::gather(w, active);
-            first[b] += 1;
-        }
-        // `first[b]` is now where bucket `b + 1` starts.
-        first.rotate_right(1);
-        first[0] = 0;
-
-        // Then cut the sorted words into groups, which may straddle buckets: a bucket is often
-        // smaller than a group, and padding each to whole groups wasted a quarter of the lanes
-        // at n = 18. A group serves the query classes that avoid one of its buckets' cut bits.
+    /// Stores the words of weight 1 of `stored` (words of at most `bits` bits), in place of
+    /// what was stored.
+    pub fn build(&mut self, stored: &Classes, bits: usize) {
+        let (words, first) = stored.plain();
+        let buckets = first.len() - 1;
+        self.chunks = bits.div_ceil(SPAN).max(1);
+        // The sorted words are cut into groups, which may straddle buckets: a bucket is often
+        // smaller than a group, and padding each to whole groups wasted a quarter of the
+        // lanes at n = 18. A group serves the query classes that avoid one of its buckets'
+        // cut bits.
         self.rows.clear();
         self.classes.clear();
         self.reach.clear();
         self.reach.push(0);
         let mut low = 0;
-        for (g, block) in self.sorted.chunks(GROUP).enumerate() {
-            push_group(&mut self.rows, block, chunks);
+        for (g, block) in words.chunks(GROUP).enumerate() {
+            push_group(&mut self.rows, block, self.chunks);
             let (lo, hi) = (g * GROUP, g * GROUP + block.len());
             // The buckets with words in `lo..hi`: from the one holding `lo`.
             while first[low + 1] as usize <= lo {
@@ -148,63 +202,34 @@ impl Sieve {
         }
     }
 
-    /// `Σ 2^|q & doubling| · #{stored u : u & q == 0}` over the `queries`: each query counts
-    /// twice for each bit of `doubling` it has (at most [`MAX_DOUBLING`] of them).
+    /// `Σ 2^weight(q) · #{stored u : u & q == 0}` over the `queries`, which must be sorted
+    /// with the same cut bits as the stored words.
     #[inline(always)]
-    pub fn count<G: Gather>(&mut self, queries: &[u64], doubling: u64) -> u64 {
-        debug_assert!(doubling.count_ones() as usize <= MAX_DOUBLING);
-        // Sort the queries into classes by their cut bits and their weight, keeping only the
-        // bits the chunks look at.
-        const WEIGHTS: usize = MAX_DOUBLING + 1;
-        let (cut, active) = (self.cut, self.active);
-        let class_of =
-            |q: u64| G::gather(q, cut) as usize * WEIGHTS + (q & doubling).count_ones() as usize;
-        let mut first = std::mem::take(&mut self.first);
-        let mut sorted = std::mem::take(&mut self.sorted);
-        first.clear();
-        first.resize((WEIGHTS << self.k) + 1, 0);
-        for &q in queries {
-            first[class_of(q) + 1] += 1;
-        }
-        for c in 1..first.len() {
-            first[c] += first[c - 1];
-        }
-        sorted.resize(queries.len(), 0);
-        for &q in queries {
-            let c = class_of(q);
-            sorted[first[c] as usize] = G::gather(q, active);
-            first[c] += 1;
-        }
-        first.rotate_right(1);
-        first[0] = 0;
+    pub fn count(&self, queries: &Classes) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
                 match self.chunks {
-                    $($c => self.run::<$c, WEIGHTS>(&sorted, &first),)*
+                    $($c => self.run::<$c>(queries),)*
                     _ => unreachable!("at most {MAX_CHUNKS} chunks"),
                 }
             };
         }
-        let total = run!(1 2 3 4 5 6 7 8 9 10 11 12 13);
-        self.first = first;
-        self.sorted = sorted;
-        total
+        run!(1 2 3 4 5 6 7 8 9 10 11)
     }
 
     /// The loops of [`Sieve::count`], with the number of chunks known to the compiler.
     #[inline(always)]
-    fn run<const C: usize, const W: usize>(&self, queries: &[u64], first: &[u32]) -> u64 {
+    fn run<const C: usize>(&self, queries: &Classes) -> u64 {
+        let k = queries.k;
         let mut total = 0;
         for (g, group) in self.rows.chunks_exact(C * ROWS).enumerate() {
             let classes = &self.classes[self.reach[g] as usize..self.reach[g + 1] as usize];
             for &cut in classes {
-                for doublings in 0..W {
-                    let class = cut as usize * W + doublings;
-                    let range = first[class] as usize..first[class + 1] as usize;
+                for weight in 0..WEIGHTS {
                     // Per-lane sums, added up once per class: no horizontal add per query.
                     let mut found = [0u64; LANES];
-                    for &q in &queries[range] {
-                        let mut acc = group[q as usize & (ROWS - 1)];
+                    for &q in queries.class(weight << k | cut as usize) {
+                        let mut acc = group[q as usize % ROWS];
                         for c in 1..C {
                             let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
                             for l in 0..LANES {
@@ -215,42 +240,12 @@ impl Sieve {
                             found[l] += u64::from(acc[l].count_ones());
                         }
                     }
-                    total += found.iter().sum::<u64>() << doublings;
+                    total += found.iter().sum::<u64>() << weight;
                 }
             }
         }
         total
     }
-}
-
-/// The `k` bits of `active` that most often clash: set in many stored words and many queries
-/// (counted on evenly spread samples).
-fn busiest(words: &[u64], queries: &[u64], active: u64, k: usize) -> u64 {
-    let count = |list: &[u64]| {
-        let mut f = [0u32; 64];
-        for &w in list.iter().step_by(list.len().div_ceil(SAMPLE).max(1)) {
-            let mut x = w & active;
-            while x != 0 {
-                f[x.trailing_zeros() as usize] += 1;
-                x &= x - 1;
-            }
-        }
-        f
-    };
-    let (fw, fq) = if k == 0 {
-        ([0; 64], [0; 64])
-    } else {
-        (count(words), count(queries))
-    };
-    let mut cut = 0u64;
-    for _ in 0..k {
-        // The busiest bit not taken yet (ties: the lowest).
-        let best = (0..64)
-            .filter(|&j| (active & !cut) >> j & 1 == 1)
-            .max_by_key(|&j| (u64::from(fw[j]) * u64::from(fq[j]), std::cmp::Reverse(j)));
-        cut |= 1 << best.expect("k is at most the number of active bits");
-    }
-    cut
 }
 
 /// Appends the rows of one group of up to [`GROUP`] words (already gathered to their chunked
@@ -397,7 +392,7 @@ mod tests {
             // Sparse words, like half-board words: about a quarter of the bits set.
             x & (x >> 1) & ((1u128 << bits) - 1) as u64
         };
-        for (len, bits) in [
+        let cases = [
             (0, 34),
             (1, 34),
             (63, 34),
@@ -405,31 +400,38 @@ mod tests {
             (65, 34),
             (300, 46),
             (5000, 34),
-        ] {
+        ];
+        for (len, bits) in cases {
             let words: Vec<u64> = (0..len).map(|_| next(bits)).collect();
-            let queries: Vec<u64> = (0..200).map(|_| next(bits)).collect();
+            let queries: Vec<u64> = (0..300).map(|_| next(bits)).collect();
             let doubling = 1 << 3 | 1 << 20;
+            let cut = cut_bits(&words, &queries, !doubling, len);
+            let (mut stored, mut asked) = (Classes::default(), Classes::default());
+            stored.sort::<Soft>(&words, cut, doubling);
+            asked.sort::<Soft>(&queries, cut, doubling);
             let mut sieve = Sieve::default();
-            sieve.build::<Soft>(&words, &queries);
+            sieve.build(&stored, bits as usize);
             let slow: u64 = queries
                 .iter()
                 .map(|&q| {
-                    let disjoint = words.iter().filter(|&&w| w & q == 0).count() as u64;
+                    let disjoint = words
+                        .iter()
+                        .filter(|&&w| w & doubling == 0 && w & q == 0)
+                        .count() as u64;
                     disjoint << (q & doubling).count_ones()
                 })
                 .sum();
-            assert_eq!(sieve.count::<Soft>(&queries, doubling), slow, "{len} words");
-            // Queries unlike the sample still count right.
-            let others: Vec<u64> = (0..50).map(|_| next(64)).collect();
-            let slow: u64 = others
-                .iter()
-                .map(|&q| words.iter().filter(|&&w| w & q == 0).count() as u64)
-                .sum();
-            assert_eq!(
-                sieve.count::<Soft>(&others, 0),
-                slow,
-                "{len} words, other queries"
-            );
+            assert_eq!(sieve.count(&asked), slow, "{len} words of {bits} bits");
+        }
+    }
+
+    #[test]
+    fn frequencies_count_each_bit() {
+        let words: Vec<u64> = (0..200u64).map(|i| i * 0x9e37_79b9 | 1 << 63).collect();
+        let f = frequencies(&words);
+        for j in 0..64 {
+            let slow = words.iter().filter(|&&w| w >> j & 1 == 1).count() as u32;
+            assert_eq!(f[j], slow, "bit {j}");
         }
     }
 }
