@@ -427,11 +427,10 @@ mod tests {
 
     #[test]
     fn frequencies_count_each_bit() {
-        let words: Vec<u64> = (0..200u64).map(|i| i * 0x9e37_79b9 | 1 << 63).collect();
-        let f = frequencies(&words);
-        for j in 0..64 {
+        let words: Vec<u64> = (0..200u64).map(|i| (i * 0x9e37_79b9) | (1 << 63)).collect();
+        for (j, &count) in frequencies(&words).iter().enumerate() {
             let slow = words.iter().filter(|&&w| w >> j & 1 == 1).count() as u32;
-            assert_eq!(f[j], slow, "bit {j}");
+            assert_eq!(count, slow, "bit {j}");
         }
     }
 }
