@@ -99,12 +99,16 @@ pub(super) enum Side {
 }
 
 /// Numbers the pairs (rows, columns) with as many bits of each, densely, to index the lists.
+///
+/// The pairs with the same columns get consecutive keys, by rows in increasing order, the
+/// order in which a half visits them: its lists are then read front to back, not gathered
+/// from all over memory (measured: a cache miss per row set had cost 7% at `n = 18`).
 struct Keys {
     /// Index of a mask among the masks with as many bits, in increasing order.
     rank: Vec<u32>,
     /// First key of the pairs with `k` bits each.
     offset: Vec<u32>,
-    /// Column masks with `k` bits.
+    /// Row masks with `k` bits.
     binom: Vec<u32>,
 }
 
@@ -121,12 +125,12 @@ impl Keys {
         let choose = |m: usize, k: usize| -> u32 {
             (0..k).fold(1u64, |acc, i| acc * (m - i) as u64 / (i + 1) as u64) as u32
         };
-        let binom: Vec<u32> = (0..=rows).map(|k| choose(cols, k)).collect();
+        let binom: Vec<u32> = (0..=rows).map(|k| choose(rows, k)).collect();
         let mut offset = Vec::with_capacity(rows + 2);
         let mut keys = 0;
         for (k, &b) in binom.iter().enumerate() {
             offset.push(keys);
-            keys += choose(rows, k) * b;
+            keys += choose(cols, k) * b;
         }
         offset.push(keys);
         Keys {
@@ -145,7 +149,7 @@ impl Keys {
     #[inline(always)]
     fn key(&self, rows: u32, cols: u32) -> usize {
         let k = rows.count_ones() as usize;
-        (self.offset[k] + self.rank[rows as usize] * self.binom[k] + self.rank[cols as usize])
+        (self.offset[k] + self.rank[cols as usize] * self.binom[k] + self.rank[rows as usize])
             as usize
     }
 }
