@@ -105,19 +105,21 @@ impl Classes {
         let k = self.k;
         let class_of =
             |w: u64| ((w & doubling).count_ones() as usize) << k | G::gather(w, cut) as usize;
-        let first = &mut self.first;
-        first.clear();
-        first.resize((WEIGHTS << k) + 1, 0);
+        self.first.clear();
+        self.first.resize((WEIGHTS << k) + 1, 0);
+        self.words.resize(words.len(), 0);
+        // Plain slices: the stores below cannot then touch the vectors' own fields, so the
+        // compiler keeps their addresses in registers instead of reloading them per word.
+        let (first, sorted) = (&mut self.first[..], &mut self.words[..]);
         for &w in words {
             first[class_of(w) + 1] += 1;
         }
         for c in 1..first.len() {
             first[c] += first[c - 1];
         }
-        self.words.resize(words.len(), 0);
         for &w in words {
             let c = class_of(w);
-            self.words[first[c] as usize] = w;
+            sorted[first[c] as usize] = w;
             first[c] += 1;
         }
         // `first[c]` is now where class `c + 1` starts.
