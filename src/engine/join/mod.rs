@@ -14,30 +14,33 @@
 //!    half's placements using the other columns give words `v`; the solutions of the task are
 //!    the pairs with `u & v == 0`. The halves themselves are glued from quarter-board lists
 //!    made once per board, which is much cheaper than searching each half per task.
-//! 3. **Counting disjoint pairs** is the hot loop ([`sieve`]): the words of one side (the longer
-//!    list when both fit in memory) are stored bit-sliced in groups of 256 and bucketed on a
-//!    few busy diagonals, so a word of the other side is tested against 256 stored words with
-//!    about a dozen vector ANDs and a popcount, and whole buckets that must clash are skipped. (Hashing the complement of `v` finds only equal words, not disjoint ones; a
-//!    subset-sum table over `2(n-1)` diagonal bits would need `2^34` entries at `n = 18`.)
+//! 3. **Counting disjoint pairs** is the hot loop ([`sieve`]): the stored words are kept
+//!    bit-sliced in groups of 256, with the rows of each chunk of 6 bit positions ANDed ahead
+//!    of time for all 64 patterns, so a query word is tested against 256 stored words with 6
+//!    vector ANDs and a popcount. Both sides are sorted once per join by a few busy "cut" bits,
+//!    and a group is only shown the queries whose cut bits avoid those of one of its words.
+//!    (Hashing the complement of `v` finds only equal words, not disjoint ones; a subset-sum
+//!    table over `2(n-1)` diagonal bits would need `2^34` entries at `n = 18`.)
 //!
 //! **Symmetry.** Mirroring the board left-right maps a join `(C, m)` (top columns, middle
 //! column) to its mirror image, and turning it upside down swaps the halves, mapping `C` to the
 //! columns left over by `C` and `m`; both keep the count. Only the smallest join of each such
 //! family, ordered by `C` first, is counted, weighted by the family's size; a task is a `C`
-//! with at least one such join.
+//! with at least one such join. The other symmetries (the reflections in the two long
+//! diagonals) do not map tasks to tasks, but they halve the pairs a join tests
+//! ([`twice_held`]): only the words that leave both long diagonals empty are stored.
 //!
 //! **Unique solutions** come from Burnside's lemma ([`super::symmetric`]): the list ends with
 //! small tasks that count the solutions unchanged by a half turn (`P`) and by a quarter turn
 //! (`R`). Every main task adds its count to both `total` and `unique8`, a `P` task adds its
 //! count to `unique8`, an `R` task twice its count, so `unique8 / 8` is the unique count.
 //!
-//! **Memory.** The quarter lists are shared by all threads: 8 bytes per quarter placement,
-//! 15 MB at `n = 18`, 120 MB at `n = 20`, 1.1 GB at `n = 22`, about 10 GB at `n = 24`. Each
-//! thread adds one task's top words (16 bytes each with their middle columns, 8 more for the
-//! words of one middle column) and their bit-sliced copy (about 4.5 more
-//! bytes each), at most [`CHUNK`] words at a time (or what [`JoinTasks::with_chunk`] says): a
-//! task with more lists its bottom half once per chunk. [`JoinTasks::memory_bytes`] adds these
-//! up before anything is allocated.
+//! **Memory.** The quarter lists are shared by all threads: 16 bytes per quarter placement,
+//! 29 MB at `n = 18`, 240 MB at `n = 20`, 2.1 GB at `n = 22`, about 19 GB at `n = 24`. Each
+//! thread keeps one task's words, sorted copies and a sieve (about 100 bytes per word), for
+//! at most [`CHUNK`] words a side (or what [`JoinTasks::with_chunk`] says): a longer half is
+//! listed again for each chunk of the other. [`JoinTasks::memory_bytes`] adds these up before
+//! anything is allocated.
 
 mod half;
 mod sieve;
@@ -59,8 +62,10 @@ pub const MAX_N: usize = 24;
 /// The most top words a task keeps in memory at once, unless [`JoinTasks::with_chunk`] says.
 pub const CHUNK: usize = 1 << 20;
 
-/// Version of the task list (bump when the list or its order changes).
-const VERSION: u32 = 2;
+/// Version of the task list (bump when the list, its order or what a task counts changes).
+/// Version 3: a task counts its solutions through the long-diagonal symmetries, so its own
+/// tally differs from version 2's (the sum does not).
+const VERSION: u32 = 3;
 
 /// The task list of the Join strategy.
 ///
@@ -448,15 +453,16 @@ impl TaskSet for JoinTasks {
             unique8: u128::from(unique8),
         }
     }
-    /// The quarter lists (shared), plus for each thread one task's top words (16 bytes each
-    /// with the middle columns they attack) and their sieve: at most `min(h!, chunk)` words
-    /// (`h!` ways to put `h` queens in `h` columns).
+    /// The quarter lists (shared), plus for each thread at most `min(h!, chunk)` words a side
+    /// (`h!` ways to put `h` queens in `h` columns): the top words (16 bytes each with the
+    /// middle columns they attack), one join's words of both sides, the stored words and a
+    /// batch of queries when a side is too long to hold, and the sieve with both sides sorted.
     fn memory_bytes(&self, threads: usize) -> u64 {
         let h = self.shape.h as u64;
         let chunk = self.chunk as u64;
         let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
         let words = words.unwrap_or(chunk);
-        let per_thread = 40 * words + Sieve::bytes(words, self.shape.bits());
+        let per_thread = (16 + 8 + 8 + 8 + 8) * words + Sieve::bytes(words, self.shape.bits());
         Quarters::bytes(&self.shape) + threads as u64 * per_thread
     }
 }
