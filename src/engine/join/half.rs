@@ -290,7 +290,10 @@ impl Quarters {
             // A plain thread, not a rayon task: the pool's other threads are blocked waiting.
             std::thread::scope(|s| {
                 let right = s.spawn(right);
-                (left(), right.join().expect("building a quarter list panicked"))
+                (
+                    left(),
+                    right.join().expect("building a quarter list panicked"),
+                )
             })
         } else {
             (left(), right())

@@ -35,7 +35,7 @@ const MAX_CUT: usize = 8;
 /// pairs (measured at `n = 16..18`).
 const BUCKET_WORDS: usize = GROUP / 4;
 /// The most words of each side whose bits are counted to choose the cut bits.
-const SAMPLE: usize = 256;
+const SAMPLE: usize = 128;
 /// The most bits that double a query's weight.
 const MAX_DOUBLING: usize = 2;
 /// Query weights: 1, 2 or 4.
@@ -46,6 +46,7 @@ type Row = [u64; LANES];
 
 /// The cut bits for a join whose stored lists hold about `stored` words: the busiest of the
 /// `candidates`, set in many words of both `a` and `b` (counted on evenly spread samples).
+#[inline(always)]
 pub(super) fn cut_bits(a: &[u64], b: &[u64], candidates: u64, stored: usize) -> u64 {
     let k = (stored / BUCKET_WORDS)
         .max(1)
@@ -69,19 +70,25 @@ pub(super) fn cut_bits(a: &[u64], b: &[u64], candidates: u64, stored: usize) -> 
 
 /// How many of up to [`SAMPLE`] evenly spread words have each bit: 64 words at a time are
 /// transposed, so that a bit's count is one popcount.
+#[inline(always)]
 fn frequencies(words: &[u64]) -> [u32; 64] {
     let mut f = [0u32; 64];
-    let step = words.len().div_ceil(SAMPLE).max(1);
-    let sample: Vec<u64> = words.iter().step_by(step).copied().collect();
-    for block in sample.chunks(64) {
+    let mut sample = words.iter().step_by(words.len().div_ceil(SAMPLE).max(1));
+    loop {
         let mut m = [0u64; 64];
-        m[..block.len()].copy_from_slice(block);
+        let mut filled = 0;
+        for (x, &w) in m.iter_mut().zip(&mut sample) {
+            *x = w;
+            filled += 1;
+        }
+        if filled == 0 {
+            return f;
+        }
         transpose64(&mut m);
         for (count, row) in f.iter_mut().zip(m) {
             *count += row.count_ones();
         }
     }
-    f
 }
 
 /// Words sorted into classes: by weight (how many `doubling` bits they have, at most
@@ -170,6 +177,7 @@ impl Sieve {
 
     /// Stores the words of weight 1 of `stored` (words of at most `bits` bits), in place of
     /// what was stored.
+    #[inline(always)]
     pub fn build(&mut self, stored: &Classes, bits: usize) {
         let (words, first) = stored.plain();
         let buckets = first.len() - 1;
@@ -252,6 +260,7 @@ impl Sieve {
 
 /// Appends the rows of one group of up to [`GROUP`] words (already gathered to their chunked
 /// bits): for each chunk and each pattern of its bits, the words lacking all of them.
+#[inline(always)]
 fn push_group(rows: &mut Vec<Row>, block: &[u64], chunks: usize) {
     // Per bit position, the words lacking it, lane by lane (64 words per lane).
     let mut lacking = [[0u64; LANES]; 64];
@@ -327,6 +336,7 @@ impl Gather for Pext {
 ///
 /// Swaps ever smaller off-diagonal blocks (32×32, then 16×16, ...), each with a few word
 /// operations: 6 rounds of 32 swaps instead of 4096 single-bit moves.
+#[inline(always)]
 fn transpose64(m: &mut [u64; 64]) {
     let mut width = 32;
     let mut mask: u64 = 0x0000_0000_ffff_ffff;
