@@ -129,6 +129,29 @@ fn memory_limit_refuses_before_counting() {
 }
 
 #[test]
+fn help_says_what_memory_the_join_needs() {
+    let help = stdout_of(&["count", "--help"]);
+    // The figures are the estimate the limit is checked against, in MiB.
+    for n in [18, 20, 24] {
+        let mib = nqueens::engine::join::memory_estimate(n, 1)
+            .unwrap()
+            .div_ceil(1 << 20);
+        assert!(help.contains(&format!("N = {n}: {mib} MiB")), "{help}");
+    }
+}
+
+#[test]
+fn join_refuses_a_board_the_memory_limit_cannot_hold() {
+    // N = 20 needs over 300 MiB by the estimate: refused at once, before any counting.
+    nqueens()
+        .args(["count", "20", "--strategy", "join", "--max-memory", "100M"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains("Join").and(predicate::str::contains("--max-memory")));
+}
+
+#[test]
 fn long_run_flags_take_a_single_n() {
     nqueens()
         .args(["count", "4..=8", "--checkpoint", "c.txt"])

@@ -49,7 +49,7 @@ pub struct Args {
     no_time: bool,
     /// Refuse to start if the engine would need more memory than this (bytes; K, M, G suffixes)
     /// [default: the memory available now, or 4G where that is unknown].
-    #[arg(long, value_parser = parse_bytes)]
+    #[arg(long, value_parser = parse_bytes, long_help = memory_help())]
     max_memory: Option<u64>,
     /// Record finished tasks in FILE and resume from it if it exists.
     #[arg(long, value_name = "FILE")]
@@ -176,6 +176,33 @@ fn parse_bytes(s: &str) -> Result<u64, String> {
         .ok()
         .and_then(|v| v.checked_mul(1 << shift))
         .ok_or_else(|| format!("{s:?} is not a size in bytes (e.g. 512M)"))
+}
+
+/// The long help of `--max-memory`: what the join strategy needs for a few N, from its own
+/// estimate (the one checked before counting).
+fn memory_help() -> String {
+    let mut help = String::from(
+        "Refuse to start if the engine would need more memory than this (bytes; K, M, G \
+         suffixes) [default: the memory available now, or 4G where that is unknown].\n\n\
+         The join strategy (the default from N = 14) needs, by the estimate checked here, on 1 \
+         thread and for each thread more (measured peaks are about half):",
+    );
+    let mib = |bytes: u64| bytes.div_ceil(1 << 20);
+    for n in [16, 18, 20, 22, 24] {
+        if let (Some(one), Some(two)) = (
+            engine::join::memory_estimate(n, 1),
+            engine::join::memory_estimate(n, 2),
+        ) {
+            let _ = write!(
+                help,
+                "\n  N = {n}: {} MiB, +{} MiB",
+                mib(one),
+                mib(two - one)
+            );
+        }
+    }
+    help.push_str("\nThe backtrack strategy needs less than 1 MiB.");
+    help
 }
 
 /// The memory available now (Linux), else 4 GiB.

@@ -453,18 +453,37 @@ impl TaskSet for JoinTasks {
             unique8: u128::from(unique8),
         }
     }
-    /// The quarter lists (shared), plus for each thread at most `min(h!, chunk)` words a side
-    /// (`h!` ways to put `h` queens in `h` columns): the top words (16 bytes each with the
-    /// middle columns they attack), one join's words of both sides, the stored words and a
-    /// batch of queries when a side is too long to hold, and the sieve with both sides sorted.
     fn memory_bytes(&self, threads: usize) -> u64 {
-        let h = self.shape.h as u64;
-        let chunk = self.chunk as u64;
-        let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
-        let words = words.unwrap_or(chunk);
-        let per_thread = (16 + 8 + 8 + 8 + 8) * words + Sieve::bytes(words, self.shape.bits());
-        Quarters::bytes(&self.shape) + threads as u64 * per_thread
+        memory(&self.shape, self.chunk, threads)
     }
+}
+
+/// The memory [`JoinTasks::memory_bytes`] reports for `n` on `threads` threads, without
+/// building the task list; `None` if `n` is out of range.
+///
+/// ```
+/// let one = nqueens::engine::join::memory_estimate(20, 1).unwrap();
+/// assert!(one > 100 << 20 && one < 1 << 30);
+/// assert!(nqueens::engine::join::memory_estimate(20, 2).unwrap() > one);
+/// assert_eq!(nqueens::engine::join::memory_estimate(25, 1), None);
+/// ```
+pub fn memory_estimate(n: usize, threads: usize) -> Option<u64> {
+    (1..=MAX_N)
+        .contains(&n)
+        .then(|| memory(&Shape::new(n), CHUNK, threads))
+}
+
+/// The quarter lists (shared), plus for each thread at most `min(h!, chunk)` words a side (`h!`
+/// ways to put `h` queens in `h` columns): the top words (16 bytes each with the middle columns
+/// they attack), one join's words of both sides, the stored words and a batch of queries when a
+/// side is too long to hold, and the sieve with both sides sorted.
+fn memory(shape: &Shape, chunk: usize, threads: usize) -> u64 {
+    let h = shape.h as u64;
+    let chunk = chunk as u64;
+    let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
+    let words = words.unwrap_or(chunk);
+    let per_thread = (16 + 8 + 8 + 8 + 8) * words + Sieve::bytes(words, shape.bits());
+    Quarters::bytes(shape) + threads as u64 * per_thread
 }
 
 // Words hold `2(n - 1)` diagonal bits in a `u64`, column masks fit a `u32`.
