@@ -438,11 +438,17 @@ mod tests {
     }
 
     #[test]
-    fn frequencies_count_each_bit() {
-        let words: Vec<u64> = (0..200u64).map(|i| (i * 0x9e37_79b9) | (1 << 63)).collect();
-        for (j, &count) in frequencies(&words).iter().enumerate() {
-            let slow = words.iter().filter(|&&w| w >> j & 1 == 1).count() as u32;
-            assert_eq!(count, slow, "bit {j}");
+    fn frequencies_count_each_bit_of_an_even_sample() {
+        // Up to SAMPLE words are all counted; of more, every `len / SAMPLE`-th (rounded up).
+        for len in [0, 1, 63, 65, SAMPLE, 1000] {
+            let words: Vec<u64> = (0..len as u64)
+                .map(|i| (i * 0x9e37_79b9) | (1 << 63))
+                .collect();
+            let step = words.len().div_ceil(SAMPLE).max(1);
+            for (j, &count) in frequencies(&words).iter().enumerate() {
+                let slow = words.iter().step_by(step).filter(|&&w| w >> j & 1 == 1).count();
+                assert_eq!(count as usize, slow, "bit {j} of {len} words");
+            }
         }
     }
 }
