@@ -446,7 +446,11 @@ mod tests {
                 .collect();
             let step = words.len().div_ceil(SAMPLE).max(1);
             for (j, &count) in frequencies(&words).iter().enumerate() {
-                let slow = words.iter().step_by(step).filter(|&&w| w >> j & 1 == 1).count();
+                let slow = words
+                    .iter()
+                    .step_by(step)
+                    .filter(|&&w| w >> j & 1 == 1)
+                    .count();
                 assert_eq!(count as usize, slow, "bit {j} of {len} words");
             }
         }
