@@ -135,6 +135,28 @@ fn bad_input_is_exit_2() {
     bad_input(&["8", "--seed", "3"], "--random");
     bad_input(&["8", "--time-limit", "3"], "--first");
     bad_input(&["8", "--random", "--first"], "cannot be used with");
+    bad_input(&["8", "--max-memory", "1G"], "--random");
+    bad_input(&["8", "--random", "--max-memory", "12"], "needs about");
+    bad_input(&["8", "--random", "--max-memory", "lots"], "invalid value");
+}
+
+#[test]
+fn random_refuses_a_board_the_memory_limit_cannot_hold() {
+    // 4 * 10^9 queens need about 19 GiB: refused at once, before any allocation.
+    bad_input(
+        &[
+            "4000000000",
+            "--random",
+            "--seed",
+            "1",
+            "--max-memory",
+            "1G",
+        ],
+        "--max-memory",
+    );
+    // Within the limit, the same flag lets the search run.
+    let assert = find(&["2000", "--random", "--seed", "1", "--max-memory", "100M"]);
+    solution(assert, 2000);
 }
 
 /// Every placement `find` wrote in `format`, read back by the library's reader.

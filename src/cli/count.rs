@@ -49,7 +49,7 @@ pub struct Args {
     no_time: bool,
     /// Refuse to start if the engine would need more memory than this (bytes; K, M, G suffixes)
     /// [default: the memory available now, or 4G where that is unknown].
-    #[arg(long, value_parser = parse_bytes, long_help = memory_help())]
+    #[arg(long, value_parser = super::parse_bytes, long_help = memory_help())]
     max_memory: Option<u64>,
     /// Record finished tasks in FILE and resume from it if it exists.
     #[arg(long, value_name = "FILE")]
@@ -155,29 +155,6 @@ fn hms(seconds: f64) -> String {
     )
 }
 
-/// Parses a byte count with an optional K, M, G or T suffix (powers of 1024).
-fn parse_bytes(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let (digits, shift) = match t.char_indices().last() {
-        Some((i, c)) if c.is_ascii_alphabetic() => {
-            let shift = match c.to_ascii_uppercase() {
-                'K' => 10,
-                'M' => 20,
-                'G' => 30,
-                'T' => 40,
-                _ => return Err(format!("{s:?}: unknown size suffix (use K, M, G or T)")),
-            };
-            (&t[..i], shift)
-        }
-        _ => (t, 0),
-    };
-    digits
-        .parse::<u64>()
-        .ok()
-        .and_then(|v| v.checked_mul(1 << shift))
-        .ok_or_else(|| format!("{s:?} is not a size in bytes (e.g. 512M)"))
-}
-
 /// The long help of `--max-memory`: what the join strategy needs for a few N, from its own
 /// estimate (the one checked before counting).
 fn memory_help() -> String {
@@ -203,18 +180,6 @@ fn memory_help() -> String {
     }
     help.push_str("\nThe backtrack strategy needs less than 1 MiB.");
     help
-}
-
-/// The memory available now (Linux), else 4 GiB.
-fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 << 30, |kb| kb * 1024)
 }
 
 /// Set by Ctrl-C (or SIGTERM): no new task starts.
@@ -299,7 +264,7 @@ fn count_engine(
     threads: usize,
 ) -> anyhow::Result<Option<Tally>> {
     let tasks = engine::tasks(n, strategy).map_err(bad_input)?;
-    let limit = args.max_memory.unwrap_or_else(available_memory);
+    let limit = args.max_memory.unwrap_or_else(super::available_memory);
     let need = tasks.memory_bytes(threads);
     if need > limit {
         return Err(bad_input(format!(

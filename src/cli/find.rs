@@ -23,12 +23,13 @@ Methods:
   (default)  explicit construction: the same solution every time, any N up to 4294967295,
              streamed row by row in constant memory
   --random   min-conflicts local search: a random solution, N up to 4294967295 (4.5 bytes of
-             memory per queen); the same --seed gives the same solution on every machine
+             memory per queen, refused past --max-memory); the same --seed gives the same
+             solution on every machine
   --first    the lexicographically first solution by backtracking, N up to 64; can take
              very long for some N, hence --time-limit
 
 Exit status: 0 a solution was printed; 1 no solution exists (N = 2 or 3) or --first ran out of
-time; 2 bad input (N = 0, N too large for the method or the format, bad flags).")]
+time; 2 bad input (N = 0, N too large for the method, the format or the memory, bad flags).")]
 pub struct Args {
     /// Board size N.
     n: u64,
@@ -50,6 +51,10 @@ pub struct Args {
         allow_negative_numbers = true
     )]
     time_limit: f64,
+    /// Refuse --random if it would need more memory than this (bytes; K, M, G suffixes; about
+    /// 5 bytes a queen) [default: the memory available now, or 4G where that is unknown].
+    #[arg(long, value_parser = super::parse_bytes, requires = "random")]
+    max_memory: Option<u64>,
     /// Output format (perm and json for any N, board up to N=1000, svg up to N=800).
     #[arg(long, value_enum, default_value_t = Format::Perm)]
     format: Format,
@@ -85,6 +90,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         format::write(&mut out, &placement, args.format)
     } else if args.random {
+        let need = min_conflicts::memory_bytes(n);
+        let limit = args.max_memory.unwrap_or_else(super::available_memory);
+        if need > limit {
+            return Err(super::bad_input(format!(
+                "--random for N={n} needs about {} MiB of memory, more than the limit of {} MiB \
+                 (raise --max-memory, or drop --random: the construction streams any N in \
+                 constant memory)",
+                need >> 20,
+                limit >> 20
+            )));
+        }
         let seed = args.seed.unwrap_or_else(|| {
             let seed = rand::rngs::OsRng.next_u64();
             eprintln!("seed: {seed}");
