@@ -99,22 +99,6 @@ pub fn parse_range(s: &str) -> Result<RangeInclusive<usize>, String> {
     Ok(range)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::parse_range;
-
-    #[test]
-    fn ranges() {
-        assert_eq!(parse_range("8"), Ok(8..=8));
-        assert_eq!(parse_range("4..=18"), Ok(4..=18));
-        assert_eq!(parse_range("4..18"), Ok(4..=17));
-        assert_eq!(parse_range("4-6"), Ok(4..=6));
-        assert!(parse_range("6..=4").is_err());
-        assert!(parse_range("x").is_err());
-        assert!(parse_range("4..0").is_err());
-    }
-}
-
 /// Parses a byte count with an optional K, M, G or T suffix (powers of 1024).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s.trim();
@@ -148,4 +132,20 @@ pub fn available_memory() -> u64 {
                 .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
         })
         .map_or(4 << 30, |kb| kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_range;
+
+    #[test]
+    fn ranges() {
+        assert_eq!(parse_range("8"), Ok(8..=8));
+        assert_eq!(parse_range("4..=18"), Ok(4..=18));
+        assert_eq!(parse_range("4..18"), Ok(4..=17));
+        assert_eq!(parse_range("4-6"), Ok(4..=6));
+        assert!(parse_range("6..=4").is_err());
+        assert!(parse_range("x").is_err());
+        assert!(parse_range("4..0").is_err());
+    }
 }
