@@ -2,7 +2,7 @@
 
 use std::io::IsTerminal;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// A bar counting `len` steps (tasks, boards...), hidden when stderr is not a terminal, so that
 /// piped output and tests stay clean.
@@ -12,11 +12,18 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let template = format!(
-        "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what} {{per_sec}} ETA {{eta}}"
+        "{{elapsed_precise}} [{{bar:40}}] {{human_pos}}/{{human_len}} {what} {{rate}} ETA {{eta}}"
     );
     bar.set_style(
         ProgressStyle::with_template(&template)
             .expect("the template is a constant")
+            // indicatif's own `per_sec` prints four decimals: "1234.5678/s".
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1}/s", state.per_sec());
+                },
+            )
             .progress_chars("=> "),
     );
     bar
