@@ -138,25 +138,33 @@ impl Tail {
 
     /// Completions of the fourth-to-last row with columns `open`.
     #[inline(always)]
-    fn four<const NODES: bool>(&self, cols: u32, left: u32, right: u32, mut open: u32) -> Count {
-        let mut found = Count::default();
-        if NODES {
-            found.nodes = open.count_ones() as u64;
-        }
-        while open != 0 {
-            let q = open & open.wrapping_neg();
-            open ^= q;
-            let (c, l, r, next) = self.place(4, cols, left, right, q);
-            let below = self.three::<NODES>(c, l, r, next);
-            found.solutions += below.solutions;
-            found.nodes += below.nodes;
-        }
-        found
+    fn four<const NODES: bool>(&self, cols: u32, left: u32, right: u32, open: u32) -> Count {
+        self.each_queen::<NODES>(4, cols, left, right, open, |c, l, r, next| {
+            self.three::<NODES>(c, l, r, next)
+        })
     }
 
     /// Completions of the third-to-last row with columns `open`.
     #[inline(always)]
-    fn three<const NODES: bool>(&self, cols: u32, left: u32, right: u32, mut open: u32) -> Count {
+    fn three<const NODES: bool>(&self, cols: u32, left: u32, right: u32, open: u32) -> Count {
+        self.each_queen::<NODES>(3, cols, left, right, open, |c, l, r, next| {
+            self.two::<NODES>(c, l, r, next)
+        })
+    }
+
+    /// The loop of the `k`-th last row: each queen of `open` in turn, with `below` counting the
+    /// completions under it. Inlined with `below`, it is the same nested loop as written out by
+    /// hand for each row.
+    #[inline(always)]
+    fn each_queen<const NODES: bool>(
+        &self,
+        k: usize,
+        cols: u32,
+        left: u32,
+        right: u32,
+        mut open: u32,
+        below: impl Fn(u32, u32, u32, u32) -> Count,
+    ) -> Count {
         let mut found = Count::default();
         if NODES {
             found.nodes = open.count_ones() as u64;
@@ -164,10 +172,10 @@ impl Tail {
         while open != 0 {
             let q = open & open.wrapping_neg();
             open ^= q;
-            let (c, l, r, next) = self.place(3, cols, left, right, q);
-            let below = self.two::<NODES>(c, l, r, next);
-            found.solutions += below.solutions;
-            found.nodes += below.nodes;
+            let (c, l, r, next) = self.place(k, cols, left, right, q);
+            let under = below(c, l, r, next);
+            found.solutions += under.solutions;
+            found.nodes += under.nodes;
         }
         found
     }
