@@ -10,10 +10,6 @@ use nqueens::algo::Algo;
 
 fn ladder(c: &mut Criterion) {
     let mut group = c.benchmark_group("count");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(200))
-        .measurement_time(Duration::from_secs(1));
     for n in [8, 10, 12] {
         for algo in Algo::ALL {
             // Generate and test would take seconds an iteration beyond 10.
@@ -30,10 +26,6 @@ fn ladder(c: &mut Criterion) {
 
 fn listing(c: &mut Criterion) {
     let mut group = c.benchmark_group("list");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(200))
-        .measurement_time(Duration::from_secs(1));
     group.bench_function("solutions 10", |b| {
         b.iter(|| nqueens::solutions(10).unwrap().count())
     });
@@ -46,5 +38,17 @@ fn listing(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ladder, listing);
+/// Both groups: small samples and short timings, so a full run takes a minute or so.
+fn quick() -> Criterion {
+    Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(200))
+        .measurement_time(Duration::from_secs(1))
+}
+
+criterion_group! {
+    name = benches;
+    config = quick();
+    targets = ladder, listing
+}
 criterion_main!(benches);
