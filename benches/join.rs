@@ -20,7 +20,7 @@ fn bitboard(n: usize) -> u64 {
 /// The backtracking engine's task list, counted on `threads` threads.
 fn backtrack(n: usize, threads: usize) -> Tally {
     sum_tasks(
-        &*nqueens::engine::tasks(n, Strategy::Backtrack).expect("n in range"),
+        &*nqueens::engine::task_list(n, Strategy::Backtrack).expect("n in range"),
         threads,
     )
 }

@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod algo;
+pub mod counter;
 pub mod cp;
 pub mod engine;
 pub mod format;
@@ -26,8 +27,11 @@ pub mod large;
 pub mod placement;
 pub mod reference;
 pub mod solutions;
+pub mod symmetry;
 
+pub use counter::{count, Counter};
 pub use placement::Placement;
+pub use symmetry::Symmetry;
 
 /// Every solution for `n` (1 to 64), lazily: see [`solutions::all`].
 ///

@@ -5,6 +5,8 @@
 
 use std::fmt;
 
+use crate::Symmetry;
+
 /// The column of the queen in each row of an `n` x `n` board (0-based, `cols[row]`).
 ///
 /// A placement need not be a solution: [`Placement::verify`] says whether it is, and if not,
@@ -201,7 +203,7 @@ impl Placement {
     /// The image of this placement under a board symmetry; `None` unless it is a permutation.
     ///
     /// ```
-    /// use nqueens::{Placement, placement::Symmetry};
+    /// use nqueens::{Placement, Symmetry};
     /// let p = Placement::from_one_based(&[2, 4, 1, 3]).unwrap();
     /// let m = p.transform(Symmetry::MirrorColumns).unwrap();
     /// assert_eq!(m, Placement::from_one_based(&[3, 1, 4, 2]).unwrap());
@@ -271,124 +273,6 @@ impl Placement {
             im.sort();
             1 + im.windows(2).filter(|w| w[0] != w[1]).count()
         })
-    }
-}
-
-/// One of the 8 symmetries of the square board (the dihedral group of order 8).
-///
-/// Each is a quarter-turn count and an optional mirror: the mirror (left-right, column `c` to
-/// `n - 1 - c`) is applied first, then the board is turned clockwise. That pair makes
-/// composition and inverses simple arithmetic.
-///
-/// ```
-/// use nqueens::placement::Symmetry;
-/// assert_eq!(Symmetry::Rotate90.then(Symmetry::Rotate270), Symmetry::Identity);
-/// assert_eq!(Symmetry::Transpose.inverse(), Symmetry::Transpose);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Symmetry {
-    /// Leave the board as it is.
-    Identity,
-    /// Turn a quarter clockwise.
-    Rotate90,
-    /// Turn half way round.
-    Rotate180,
-    /// Turn a quarter counter-clockwise.
-    Rotate270,
-    /// Mirror left-right: column `c` becomes `n - 1 - c`.
-    MirrorColumns,
-    /// Mirror top-bottom: row `r` becomes `n - 1 - r`.
-    MirrorRows,
-    /// Mirror in the main diagonal: row and column swap.
-    Transpose,
-    /// Mirror in the other diagonal.
-    AntiTranspose,
-}
-
-impl Symmetry {
-    /// All 8 symmetries, the identity first.
-    pub const ALL: [Symmetry; 8] = [
-        Symmetry::Identity,
-        Symmetry::Rotate90,
-        Symmetry::Rotate180,
-        Symmetry::Rotate270,
-        Symmetry::MirrorColumns,
-        Symmetry::MirrorRows,
-        Symmetry::Transpose,
-        Symmetry::AntiTranspose,
-    ];
-
-    /// This symmetry as (clockwise quarter turns, mirror first).
-    fn parts(self) -> (u8, bool) {
-        match self {
-            Symmetry::Identity => (0, false),
-            Symmetry::Rotate90 => (1, false),
-            Symmetry::Rotate180 => (2, false),
-            Symmetry::Rotate270 => (3, false),
-            Symmetry::MirrorColumns => (0, true),
-            Symmetry::AntiTranspose => (1, true),
-            Symmetry::MirrorRows => (2, true),
-            Symmetry::Transpose => (3, true),
-        }
-    }
-
-    fn from_parts(turns: u8, mirror: bool) -> Symmetry {
-        let i = (turns % 4) as usize + if mirror { 4 } else { 0 };
-        const BY_PARTS: [Symmetry; 8] = [
-            Symmetry::Identity,
-            Symmetry::Rotate90,
-            Symmetry::Rotate180,
-            Symmetry::Rotate270,
-            Symmetry::MirrorColumns,
-            Symmetry::AntiTranspose,
-            Symmetry::MirrorRows,
-            Symmetry::Transpose,
-        ];
-        BY_PARTS[i]
-    }
-
-    /// Where the square `(row, col)` of an `n` x `n` board goes (`row, col < n`).
-    ///
-    /// ```
-    /// use nqueens::placement::Symmetry;
-    /// assert_eq!(Symmetry::Rotate90.apply(8, 0, 0), (0, 7));
-    /// assert_eq!(Symmetry::Transpose.apply(8, 1, 5), (5, 1));
-    /// ```
-    pub fn apply(self, n: usize, row: usize, col: usize) -> (usize, usize) {
-        let (turns, mirror) = self.parts();
-        let (mut r, mut c) = (row, if mirror { n - 1 - col } else { col });
-        for _ in 0..turns {
-            (r, c) = (c, n - 1 - r);
-        }
-        (r, c)
-    }
-
-    /// The symmetry that applies `self` first, then `next`.
-    ///
-    /// ```
-    /// use nqueens::placement::Symmetry;
-    /// assert_eq!(Symmetry::MirrorColumns.then(Symmetry::Rotate90), Symmetry::AntiTranspose);
-    /// ```
-    pub fn then(self, next: Symmetry) -> Symmetry {
-        let (t1, m1) = self.parts();
-        let (t2, m2) = next.parts();
-        // Moving a mirror past a turn reverses the turn: M R = R^-1 M.
-        let t1 = if m2 { 4 - t1 } else { t1 };
-        Symmetry::from_parts(t1 + t2, m1 != m2)
-    }
-
-    /// The symmetry that undoes this one.
-    ///
-    /// ```
-    /// use nqueens::placement::Symmetry;
-    /// assert_eq!(Symmetry::Rotate90.inverse(), Symmetry::Rotate270);
-    /// ```
-    pub fn inverse(self) -> Symmetry {
-        match self.parts() {
-            (t, false) => Symmetry::from_parts(4 - t, false),
-            // Every mirror-then-turn is a reflection, its own inverse.
-            (_, true) => self,
-        }
     }
 }
 

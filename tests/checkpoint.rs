@@ -86,7 +86,7 @@ fn kill_and_resume(n: usize, strategy: &str, seed: u64) {
     }
     let strategy_enum =
         <nqueens::engine::Strategy as clap::ValueEnum>::from_str(strategy, true).unwrap();
-    let tasks = nqueens::engine::tasks(n, strategy_enum).unwrap().len();
+    let tasks = nqueens::engine::task_list(n, strategy_enum).unwrap().len();
     assert!(
         progress.iter().any(|&r| r > 0 && r < tasks),
         "some kill came in the middle of the {strategy} run: {progress:?} of {tasks}"
@@ -113,7 +113,7 @@ fn a_finished_checkpoint_answers_without_counting_again() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ck");
     assert_eq!(finish(12, &path, &[]), expected(12));
-    let tasks = nqueens::engine::tasks(12, nqueens::engine::fastest_strategy(12))
+    let tasks = nqueens::engine::task_list(12, nqueens::engine::fastest_strategy(12))
         .unwrap()
         .len();
     count_with_checkpoint(12, &path)

@@ -4,11 +4,11 @@ mod common;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use nqueens::engine::backtrack::BacktrackTasks;
-use nqueens::engine::tasks::{
+use nqueens::engine::backtrack::constellation::{
     self, constellations, prefixes, transform, Constellation, Frame, Start,
 };
-use nqueens::engine::{kernel, run, Strategy, Tally, TaskSet};
+use nqueens::engine::backtrack::BacktrackTasks;
+use nqueens::engine::backtrack::{kernel, run, Strategy, Tally, TaskSet};
 use proptest::prelude::*;
 
 /// Every solution for `n`, by plain row-by-row backtracking over a column array.
@@ -94,7 +94,7 @@ fn both_strategies_agree_with_the_ladder_up_to_12() {
     for n in 1..=12 {
         let ladder = nqueens::algo::symmetry::count(n);
         for strategy in [Strategy::Backtrack, Strategy::Join] {
-            let t = sum(nqueens::engine::tasks(n, strategy).unwrap().as_ref(), 2);
+            let t = sum(nqueens::engine::task_list(n, strategy).unwrap().as_ref(), 2);
             assert_eq!(t.total, ladder.total as u128, "N={n} {strategy:?}");
             assert_eq!(Some(t.unique() as u64), ladder.unique, "N={n} {strategy:?}");
         }
@@ -239,9 +239,9 @@ fn kernel_counts_right_from_every_state() {
 
 #[test]
 fn out_of_range_is_an_error() {
-    assert!(nqueens::engine::tasks(0, Strategy::Backtrack).is_err());
-    assert!(nqueens::engine::tasks(33, Strategy::Backtrack).is_err());
-    assert!(nqueens::engine::tasks(32, Strategy::Backtrack).is_ok());
+    assert!(nqueens::engine::task_list(0, Strategy::Backtrack).is_err());
+    assert!(nqueens::engine::task_list(33, Strategy::Backtrack).is_err());
+    assert!(nqueens::engine::task_list(32, Strategy::Backtrack).is_ok());
 }
 
 proptest! {

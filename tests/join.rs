@@ -130,7 +130,7 @@ fn preferred_for_large_boards_only() {
 #[test]
 fn agrees_with_the_backtracking_engine() {
     for n in 1..=16 {
-        let backtrack = nqueens::engine::tasks(n, Strategy::Backtrack).unwrap();
+        let backtrack = nqueens::engine::task_list(n, Strategy::Backtrack).unwrap();
         let expected: Tally = (0..backtrack.len())
             .into_par_iter()
             .map(|i| backtrack.count(i))

@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
 use nqueens::algo::Algo;
-use nqueens::placement::Symmetry;
 use nqueens::Placement;
+use nqueens::Symmetry;
 
 /// Every algorithm, with the largest N it is run to within the test budget.
 const REACH: [(Algo, usize); 9] = [

@@ -2,7 +2,7 @@
 //! the published unique counts.
 mod common;
 
-use nqueens::engine::symmetric::{count, count_from, reflection_fixed, Turn};
+use nqueens::engine::join::symmetric::{count, count_from, reflection_fixed, Turn};
 
 /// Every solution for `n`, listed by the plainest backtracking: a queen per row, checked
 /// against all earlier queens.

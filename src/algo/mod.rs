@@ -61,7 +61,8 @@ impl Counts {
 /// assert_eq!(Algo::Symmetry.count(8).unwrap().unique, Some(12));
 /// assert!(Algo::Permutations.count(20).is_err());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Algo {
     /// Generate every permutation of the columns and test it.
     Permutations,

@@ -1,35 +1,26 @@
 //! `nqueens count`: total and unique solutions for N or a range, with the engine or the ladder.
+//!
+//! A thin layer over [`nqueens::Counter`]: it checks every N of the range and every file it
+//! will write before counting anything, turns Ctrl-C and SIGTERM into the counter's stop flag,
+//! and prints each result through the [exporter](super::export).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
-use anyhow::Context;
 use nqueens::algo::Algo;
-use nqueens::engine::checkpoint::{Header, Journal};
+use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::engine::shard::{ShardResult, Slice};
-use nqueens::engine::{self, run, Strategy, Tally};
+use nqueens::engine::{self, Strategy};
+use nqueens::Counter;
 
-use super::bad_input;
-
-/// How results are printed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// `N: total unique hh:mm:ss.ms`, the table of the reference documents.
-    Table,
-    /// One JSON object per line and per N: `{"by":"engine/backtrack","n":8,"seconds":0.001,"total":92,"unique":12}`.
-    Json,
-    /// `n,total,unique,seconds` with a header line.
-    Csv,
-}
+use super::export::{CountRow, Exporter, Output};
+use super::outfile::{self, OutFile};
+use super::{bad_input, signals};
 
 /// Arguments of `nqueens count`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Board size N, or a range A..=B.
+    /// Board size N, or a range A..=B (also A..B, A-B).
     #[arg(value_parser = super::parse_range)]
     n: std::ops::RangeInclusive<usize>,
     /// Count with this algorithm of the ladder instead of the engine.
@@ -38,8 +29,8 @@ pub struct Args {
     /// How the engine splits the search [default: the fastest for N].
     #[arg(long, value_enum)]
     strategy: Option<Strategy>,
-    /// Threads to count on [default: all cores].
-    #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..=4096))]
+    /// Threads to count on, at most one per core [default: all cores].
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
@@ -61,98 +52,6 @@ pub struct Args {
     /// instead of printing it.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-}
-
-/// One line of results.
-pub struct Row {
-    /// Board size.
-    pub n: usize,
-    /// All solutions.
-    pub total: u128,
-    /// Unique solutions, where known.
-    pub unique: Option<u128>,
-    /// Seconds taken, unless timings are off.
-    pub seconds: Option<f64>,
-    /// What counted it.
-    pub by: String,
-}
-
-/// Prints rows as they come, in one of the formats.
-pub struct Printer {
-    format: Output,
-    time: bool,
-    started: bool,
-}
-
-impl Printer {
-    /// A printer for `format`, with or without a time column.
-    pub fn new(format: Output, time: bool) -> Printer {
-        Printer {
-            format,
-            time,
-            started: false,
-        }
-    }
-
-    /// Prints one row (and the header before the first).
-    pub fn row(&mut self, row: &Row) -> anyhow::Result<()> {
-        let mut s = String::new();
-        let unique = row.unique.map_or("-".to_string(), |u| u.to_string());
-        match self.format {
-            Output::Table => {
-                if !self.started {
-                    s.push_str(" N:                Total               Unique");
-                    if self.time {
-                        s.push_str("        hh:mm:ss.ms");
-                    }
-                    s.push('\n');
-                }
-                write!(s, "{:2}:{:>21}{:>21}", row.n, row.total, unique)?;
-                if let Some(t) = row.seconds.filter(|_| self.time) {
-                    write!(s, "{:>19}", hms(t))?;
-                }
-                s.push('\n');
-            }
-            Output::Csv => {
-                if !self.started {
-                    s.push_str("n,total,unique,seconds\n");
-                }
-                let unique = row.unique.map_or(String::new(), |u| u.to_string());
-                let secs = match row.seconds.filter(|_| self.time) {
-                    Some(t) => format!("{t:.3}"),
-                    None => String::new(),
-                };
-                writeln!(s, "{},{},{unique},{secs}", row.n, row.total)?;
-            }
-            Output::Json => {
-                let value = serde_json::json!({
-                    "n": row.n,
-                    "total": row.total,
-                    "unique": row.unique,
-                    "seconds": row.seconds.filter(|_| self.time),
-                    "by": row.by,
-                });
-                writeln!(s, "{value}")?;
-            }
-        }
-        self.started = true;
-        let mut out = std::io::stdout().lock();
-        out.write_all(s.as_bytes())?;
-        out.flush()?;
-        Ok(())
-    }
-}
-
-/// `h:mm:ss.mmm`, as the reference documents print times.
-fn hms(seconds: f64) -> String {
-    let ms = (seconds * 1000.0).round() as u64;
-    format!(
-        "{}:{:02}:{:02}.{:03}",
-        ms / 3_600_000,
-        ms / 60_000 % 60,
-        ms / 1000 % 60,
-        ms % 1000
-    )
 }
 
 /// The long help of `--max-memory`: what the join strategy needs for a few N, from its own
@@ -182,17 +81,127 @@ fn memory_help() -> String {
     help
 }
 
-/// Set by Ctrl-C (or SIGTERM): no new task starts.
-fn stop_flag() -> &'static Arc<AtomicBool> {
-    static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-    STOP.get_or_init(|| {
-        let flag = Arc::new(AtomicBool::new(false));
-        let handler = Arc::clone(&flag);
-        // Without a handler Ctrl-C still ends the process, only less gracefully; a count
-        // must not fail because a host program already installed one.
-        let _ = ctrlc::set_handler(move || handler.store(true, Ordering::SeqCst));
-        flag
-    })
+/// Runs `nqueens count`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let single = args.n.start() == args.n.end();
+    if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
+        return Err(bad_input(
+            "--checkpoint, --shard and --out take a single N, not a range",
+        ));
+    }
+    if let (Some(c), Some(o)) = (&args.checkpoint, &args.out) {
+        if outfile::same_file(c, o) {
+            return Err(bad_input(format!(
+                "--checkpoint and --out name the same file ({}); the journal and the result need a file each",
+                o.display()
+            )));
+        }
+    }
+    let memory = args.max_memory.unwrap_or_else(super::available_memory);
+    let counter = |n: usize| {
+        let mut c = Counter::new(n).max_memory(memory);
+        if let Some(a) = args.algo {
+            c = c.algo(a);
+        }
+        if let Some(s) = args.strategy {
+            c = c.strategy(s);
+        }
+        if let Some(t) = args.threads {
+            c = c.threads(t as usize);
+        }
+        if let Some(slice) = args.shard {
+            c = c.shard(slice);
+        }
+        c
+    };
+    // Everything that can be refused is refused before the first count.
+    for n in args.n.clone() {
+        counter(n).check().map_err(count_error)?;
+    }
+    if let Some(t) = args.threads {
+        let used = counter(*args.n.start()).thread_count();
+        if t as usize > used {
+            eprintln!("note: {t} threads asked for, {used} used: one per core");
+        }
+    }
+    let mut out = args.out.as_deref().map(OutFile::prepare).transpose()?;
+    let stop = signals::stop_flag();
+    let mut printer = Exporter::new(std::io::stdout().lock(), args.format);
+    for n in args.n.clone() {
+        let bar = super::progress::bar(0, "tasks");
+        let checkpoint = args.checkpoint.as_deref();
+        let on_progress = |p: Progress| {
+            if p.done == p.resumed {
+                bar.set_length(p.total as u64);
+                bar.set_position(p.done as u64);
+                if let (Some(path), true) = (checkpoint, p.resumed > 0) {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "resuming from {}: {} of {} tasks already counted",
+                            path.display(),
+                            p.resumed,
+                            p.total
+                        )
+                    });
+                }
+            } else {
+                bar.inc(1);
+            }
+        };
+        let mut c = counter(n).on_progress(&on_progress).stop_when(stop);
+        if let Some(path) = checkpoint {
+            c = c.checkpoint(path);
+        }
+        let result = c.run();
+        bar.finish_and_clear();
+        let result = result.map_err(count_error)?;
+        if let Some(out) = out.take() {
+            return write_shard(out, &result, &args);
+        }
+        printer.write(&row(&result, !args.no_time))?;
+    }
+    Ok(())
+}
+
+/// The printed row of a result.
+fn row(result: &CountResult, time: bool) -> CountRow {
+    CountRow {
+        n: result.n,
+        total: result.total,
+        unique: result.unique,
+        seconds: time.then_some(result.seconds),
+        by: result.method.label(),
+    }
+}
+
+/// A count error as the command line reports it: bad input (exit 2) where it is.
+fn count_error(err: CountError) -> anyhow::Error {
+    match err {
+        CountError::Memory { .. } => bad_input(format!("{err}: see --max-memory and --threads")),
+        e if e.is_bad_input() => bad_input(e),
+        e => e.into(),
+    }
+}
+
+/// Writes the result file of `--out`; if that fails at the end, the result is printed on stdout
+/// so the count is not lost.
+fn write_shard(out: OutFile, result: &CountResult, args: &Args) -> anyhow::Result<()> {
+    let list = result.list.as_ref().expect("--out is refused with --algo");
+    let shard = ShardResult::new(list, result.tally, result.seconds, hostname());
+    let text = serde_json::to_string_pretty(&shard)?;
+    let target = out.target().to_path_buf();
+    if let Err(e) = out.commit(&text) {
+        println!("{text}");
+        return Err(e.context("the result is printed above instead"));
+    }
+    eprintln!(
+        "shard {} of N={}: {} tasks counted, result in {}",
+        args.shard.unwrap_or(Slice::ALL),
+        result.n,
+        shard.tasks_counted,
+        target.display()
+    );
+    Ok(())
 }
 
 /// The name of this machine, for shard results.
@@ -205,155 +214,4 @@ fn hostname() -> String {
         .map(|h| h.trim().to_string())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "unknown".to_string())
-}
-
-/// Runs `nqueens count`.
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let single = args.n.start() == args.n.end();
-    if !single && (args.checkpoint.is_some() || args.shard.is_some() || args.out.is_some()) {
-        return Err(bad_input(
-            "--checkpoint, --shard and --out take a single N, not a range",
-        ));
-    }
-    let threads = match args.threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |p| p.get()),
-    };
-    let mut printer = Printer::new(args.format, !args.no_time);
-    for n in args.n.clone() {
-        let started = Instant::now();
-        let row = match args.algo {
-            Some(algo) => {
-                let counts = algo.count(n).map_err(bad_input)?;
-                Row {
-                    n,
-                    total: counts.total as u128,
-                    unique: counts.unique.map(u128::from),
-                    seconds: None,
-                    by: format!("algo/{algo:?}").to_lowercase(),
-                }
-            }
-            None => {
-                let strategy = args.strategy.unwrap_or_else(|| engine::fastest_strategy(n));
-                let Some(tally) = count_engine(&args, n, strategy, threads)? else {
-                    continue;
-                };
-                Row {
-                    n,
-                    total: tally.total,
-                    unique: Some(tally.unique()),
-                    seconds: None,
-                    by: format!("engine/{strategy:?}").to_lowercase(),
-                }
-            }
-        };
-        printer.row(&Row {
-            seconds: Some(started.elapsed().as_secs_f64()),
-            ..row
-        })?;
-    }
-    Ok(())
-}
-
-/// Counts `n` with the engine, resuming from and recording to a checkpoint if asked, and
-/// writing a shard result if asked (then the tally is not printed: `None`).
-fn count_engine(
-    args: &Args,
-    n: usize,
-    strategy: Strategy,
-    threads: usize,
-) -> anyhow::Result<Option<Tally>> {
-    let tasks = engine::tasks(n, strategy).map_err(bad_input)?;
-    let limit = args.max_memory.unwrap_or_else(super::available_memory);
-    let need = tasks.memory_bytes(threads);
-    if need > limit {
-        return Err(bad_input(format!(
-            "counting N={n} with the {strategy:?} engine on {threads} threads needs {need} bytes of memory, more than the limit of {limit} (raise --max-memory or use fewer --threads)"
-        )));
-    }
-    let slice = args.shard.unwrap_or(Slice::ALL);
-    let mut todo: Vec<usize> = slice.indices(tasks.len()).collect();
-    let mut before = Tally::default();
-    let journal = match &args.checkpoint {
-        Some(path) => {
-            let (journal, done) =
-                Journal::open(path, &Header::new(tasks.as_ref(), slice)).map_err(bad_input)?;
-            if !done.is_empty() {
-                eprintln!(
-                    "resuming from {}: {} of {} tasks already counted",
-                    path.display(),
-                    done.len(),
-                    todo.len()
-                );
-            }
-            todo.retain(|i| !done.contains_key(i));
-            before = done.values().copied().sum();
-            Some(journal)
-        }
-        None => None,
-    };
-    let bar = super::progress::bar(todo.len() as u64, "tasks");
-    let stop = stop_flag();
-    let started = Instant::now();
-    let outcome = run::count(tasks.as_ref(), &todo, threads, stop, &|index, tally| {
-        if let Some(j) = &journal {
-            j.record(index, tally)?;
-        }
-        bar.inc(1);
-        Ok(())
-    })?;
-    bar.finish_and_clear();
-    if let Some(j) = &journal {
-        j.sync()?;
-    }
-    if outcome.stopped {
-        let how = match &args.checkpoint {
-            Some(path) => format!(
-                "{} of {} tasks are saved in {}; run the same command again to resume",
-                outcome.done + (slice.indices(tasks.len()).count() - todo.len()),
-                slice.indices(tasks.len()).count(),
-                path.display()
-            ),
-            None => "nothing was saved (use --checkpoint FILE to make a count resumable)".into(),
-        };
-        anyhow::bail!("interrupted: {how}");
-    }
-    let tally = {
-        let mut t = before;
-        t += outcome.tally;
-        t
-    };
-    match &args.out {
-        Some(path) => {
-            let result = ShardResult::new(
-                tasks.as_ref(),
-                slice,
-                tally,
-                started.elapsed().as_secs_f64(),
-                hostname(),
-            );
-            write_atomically(path, &serde_json::to_string_pretty(&result)?)
-                .with_context(|| format!("writing {}", path.display()))?;
-            eprintln!(
-                "shard {slice} of N={n}: {} tasks counted, result in {}",
-                result.tasks_counted,
-                path.display()
-            );
-            Ok(None)
-        }
-        None => Ok(Some(tally)),
-    }
-}
-
-/// Writes `text` to `path` through a temporary file and a rename, so a crash leaves either the
-/// old file or the complete new one.
-fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(text.as_bytes())?;
-    f.write_all(b"\n")?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)
 }

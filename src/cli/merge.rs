@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use nqueens::engine::shard::{self, ShardResult};
 
 use super::bad_input;
-use super::count::{Output, Printer, Row};
+use super::export::{CountRow, Exporter, Output};
 
 /// Arguments of `nqueens merge`.
 #[derive(clap::Args)]
@@ -35,11 +35,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let tally = shard::merge(&results).map_err(bad_input)?;
     let first = &results[0].1;
     let seconds = results.iter().map(|(_, r)| r.seconds).sum();
-    Printer::new(args.format, !args.no_time).row(&Row {
+    Exporter::new(std::io::stdout().lock(), args.format).write(&CountRow {
         n: first.n,
         total: tally.total,
         unique: Some(tally.unique()),
-        seconds: Some(seconds),
-        by: format!("engine/{:?}", first.strategy).to_lowercase(),
-    })
+        seconds: (!args.no_time).then_some(seconds),
+        by: format!("engine/{}", first.strategy),
+    })?;
+    Ok(())
 }

@@ -65,19 +65,12 @@ impl Header {
         let body = format!(
             "nqueens-checkpoint 1 n={} strategy={} version={} tasks={} shard={}",
             self.n,
-            strategy_name(self.strategy),
+            self.strategy.name(),
             self.version,
             self.tasks,
             self.slice
         );
         format!("{body} crc={:08x}\n", crc32fast::hash(body.as_bytes()))
-    }
-}
-
-fn strategy_name(s: Strategy) -> &'static str {
-    match s {
-        Strategy::Backtrack => "backtrack",
-        Strategy::Join => "join",
     }
 }
 

@@ -14,15 +14,13 @@
 //! - [`shard`]: slices of the list for many machines, and their merge.
 
 use std::ops::AddAssign;
+use std::sync::atomic::AtomicBool;
 
 pub mod backtrack;
 pub mod checkpoint;
 pub mod join;
-pub mod kernel;
 pub mod run;
 pub mod shard;
-pub mod symmetric;
-pub mod tasks;
 
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
 ///
@@ -71,15 +69,55 @@ impl std::iter::Sum for Tally {
 }
 
 /// A way of splitting a count into tasks.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Strategy {
     /// Bitboard backtracking below pre-placed queens, with symmetry classes.
     Backtrack,
     /// Half-boards joined on their diagonals (meet in the middle), unique count by Burnside.
     Join,
+}
+
+impl Strategy {
+    /// Both strategies.
+    pub const ALL: [Strategy; 2] = [Strategy::Backtrack, Strategy::Join];
+
+    /// The name used everywhere: on the command line, in checkpoints, shards and results.
+    ///
+    /// ```
+    /// use nqueens::engine::Strategy;
+    /// assert_eq!(Strategy::Join.name(), "join");
+    /// assert_eq!("backtrack".parse::<Strategy>(), Ok(Strategy::Backtrack));
+    /// assert!("dfs".parse::<Strategy>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Backtrack => "backtrack",
+            Strategy::Join => "join",
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A strategy name that is not one of [`Strategy::ALL`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy {0:?}; the engine has: backtrack, join")]
+pub struct UnknownStrategy(pub String);
+
+impl std::str::FromStr for Strategy {
+    type Err = UnknownStrategy;
+    fn from_str(s: &str) -> Result<Strategy, UnknownStrategy> {
+        Strategy::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| UnknownStrategy(s.to_string()))
+    }
 }
 
 /// A deterministic, numbered list of subproblems whose tallies sum to the count for `n`.
@@ -99,8 +137,15 @@ pub trait TaskSet: Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Counts task `index` (`index < len()`).
-    fn count(&self, index: usize) -> Tally;
+    /// Counts task `index` (`index < len()`), or returns `None` if `stop` was set before it
+    /// finished: the searches look at the flag often enough to end within milliseconds, so a
+    /// stopped count loses only its unfinished tasks.
+    fn count_unless_stopped(&self, index: usize, stop: &AtomicBool) -> Option<Tally>;
+    /// Counts task `index` to the end.
+    fn count(&self, index: usize) -> Tally {
+        self.count_unless_stopped(index, &AtomicBool::new(false))
+            .expect("a flag nobody sets never stops a task")
+    }
     /// Peak memory, in bytes, that counting with `threads` threads needs beyond the list itself.
     fn memory_bytes(&self, _threads: usize) -> u64 {
         0
@@ -125,11 +170,40 @@ pub enum EngineError {
 }
 
 /// The task list for `n` made by `strategy`.
-pub fn tasks(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, EngineError> {
+pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, EngineError> {
     Ok(match strategy {
         Strategy::Backtrack => Box::new(backtrack::BacktrackTasks::new(n)?),
         Strategy::Join => Box::new(join::JoinTasks::new(n)?),
     })
+}
+
+/// `Ok` if `strategy` counts `n`, checked without building the task list.
+///
+/// ```
+/// use nqueens::engine::{check, Strategy};
+/// assert!(check(32, Strategy::Backtrack).is_ok());
+/// assert!(check(25, Strategy::Join).is_err());
+/// ```
+pub fn check(n: usize, strategy: Strategy) -> Result<(), EngineError> {
+    match strategy {
+        Strategy::Backtrack => backtrack::check(n),
+        Strategy::Join => join::check(n),
+    }
+}
+
+/// Peak memory, in bytes, of counting `n` with `strategy` on `threads` threads, without building
+/// the task list (the figure [`TaskSet::memory_bytes`] gives once it is built).
+///
+/// ```
+/// use nqueens::engine::{memory_estimate, Strategy};
+/// assert!(memory_estimate(20, Strategy::Join, 2) > memory_estimate(20, Strategy::Join, 1));
+/// assert!(memory_estimate(20, Strategy::Backtrack, 2) < 1 << 20);
+/// ```
+pub fn memory_estimate(n: usize, strategy: Strategy, threads: usize) -> u64 {
+    match strategy {
+        Strategy::Backtrack => backtrack::memory_estimate(threads),
+        Strategy::Join => join::memory_estimate(n, threads).unwrap_or(0),
+    }
 }
 
 /// The fastest strategy for `n` on a CPU.

@@ -4,7 +4,8 @@
 //! cores idle while small ones wait. The sum does not depend on the number of threads or the
 //! order tasks finish in, because [`Tally`] is additive. Every finished task is reported to a
 //! callback, which is how progress bars and checkpoints follow a run without the runner knowing
-//! about either; a stop flag (set by Ctrl-C) makes threads take no new task.
+//! about either. A stop flag ends the run promptly: no new task starts, and the tasks under way
+//! return within milliseconds, uncounted.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -24,38 +25,59 @@ pub struct Outcome {
     pub stopped: bool,
 }
 
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError<E> {
+    /// The thread pool could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// What the operating system said.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// The callback for a finished task failed (the first failure is kept).
+    #[error(transparent)]
+    Callback(E),
+}
+
 /// Counts the tasks `todo` of `tasks` on `threads` threads (0: all cores).
 ///
 /// `on_done(index, tally)` is called once per finished task, from the thread that counted it;
 /// if it fails, no new task starts and the first error is returned. Once `stop` is set, no new
-/// task starts either and the outcome says `stopped`.
+/// task starts, the tasks under way end early without being reported, and the outcome says
+/// `stopped`.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// use nqueens::engine::{run, Strategy, TaskSet};
-/// let set = nqueens::engine::tasks(10, Strategy::Backtrack).unwrap();
+/// let set = nqueens::engine::task_list(10, Strategy::Backtrack).unwrap();
 /// let all: Vec<usize> = (0..set.len()).collect();
-/// let out = run::count(set.as_ref(), &all, 2, &AtomicBool::new(false), &|_, _| Ok(())).unwrap();
+/// let never = AtomicBool::new(false);
+/// let out = run::count_tasks(set.as_ref(), &all, 2, &never, &|_, _| Ok::<(), ()>(())).unwrap();
 /// assert_eq!((out.tally.total, out.tally.unique()), (724, 92));
 /// ```
-pub fn count(
+pub fn count_tasks<E: Send>(
     tasks: &dyn TaskSet,
     todo: &[usize],
     threads: usize,
     stop: &AtomicBool,
-    on_done: &(dyn Fn(usize, Tally) -> anyhow::Result<()> + Sync),
-) -> anyhow::Result<Outcome> {
+    on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
+) -> Result<Outcome, RunError<E>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
-        .build()?;
+        .build()
+        .map_err(|source| RunError::Threads { threads, source })?;
     let sum = Mutex::new(Outcome::default());
     let failed = AtomicBool::new(false);
-    let result: anyhow::Result<()> = pool.install(|| {
+    let result: Result<(), E> = pool.install(|| {
         todo.par_iter().try_for_each(|&index| {
             if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
                 return Ok(());
             }
-            let tally = tasks.count(index);
+            let Some(tally) = tasks.count_unless_stopped(index, stop) else {
+                return Ok(());
+            };
             on_done(index, tally).inspect_err(|_| failed.store(true, Ordering::Relaxed))?;
             let mut sum = sum.lock().unwrap_or_else(|e| e.into_inner());
             sum.tally += tally;
@@ -63,7 +85,7 @@ pub fn count(
             Ok(())
         })
     });
-    result?;
+    result.map_err(RunError::Callback)?;
     let mut outcome = sum.into_inner().unwrap_or_else(|e| e.into_inner());
     outcome.stopped = outcome.done < todo.len();
     Ok(outcome)

@@ -11,7 +11,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Strategy, Tally, TaskSet};
+use super::checkpoint::Header;
+use super::{Strategy, Tally};
 
 /// Slice `index` of `count` of a task list (`1 <= index <= count`).
 ///
@@ -105,23 +106,18 @@ pub const MAX_SHARDS: usize = 1 << 24;
 pub const FORMAT: &str = "nqueens-shard";
 
 impl ShardResult {
-    /// The result of counting `slice` of `tasks` to `tally`.
-    pub fn new(
-        tasks: &dyn TaskSet,
-        slice: Slice,
-        tally: Tally,
-        seconds: f64,
-        hostname: String,
-    ) -> ShardResult {
+    /// The result of counting the slice of the task list `list` describes to `tally`.
+    pub fn new(list: &Header, tally: Tally, seconds: f64, hostname: String) -> ShardResult {
+        let slice = list.slice;
         let mut r = ShardResult {
             format: FORMAT.to_string(),
-            n: tasks.n(),
-            strategy: tasks.strategy(),
-            task_list_version: tasks.version(),
-            tasks: tasks.len(),
+            n: list.n,
+            strategy: list.strategy,
+            task_list_version: list.version,
+            tasks: list.tasks,
             shard: slice.index,
             shards: slice.count,
-            tasks_counted: slice.indices(tasks.len()).count(),
+            tasks_counted: slice.indices(list.tasks).count(),
             total: tally.total,
             unique8: tally.unique8,
             seconds,
@@ -136,10 +132,10 @@ impl ShardResult {
     /// The checksum the fields call for.
     pub fn expected_checksum(&self) -> String {
         let body = format!(
-            "{}|{}|{:?}|{}|{}|{}|{}|{}|{}|{}|{}",
+            "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
             self.format,
             self.n,
-            self.strategy,
+            self.strategy.name(),
             self.task_list_version,
             self.tasks,
             self.shard,

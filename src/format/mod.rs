@@ -22,7 +22,8 @@ pub mod perm;
 pub mod svg;
 
 /// A way to write a placement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
     /// The board, one row per line: `Q` a queen, `.` an empty square; a blank line after it.
     Board,

@@ -30,7 +30,7 @@
 //! diagonals) do not map tasks to tasks, but they halve the pairs a join tests
 //! ([`twice_held`]): only the words that leave both long diagonals empty are stored.
 //!
-//! **Unique solutions** come from Burnside's lemma ([`super::symmetric`]): the list ends with
+//! **Unique solutions** come from Burnside's lemma ([`symmetric`]): the list ends with
 //! small tasks that count the solutions unchanged by a half turn (`P`) and by a quarter turn
 //! (`R`). Every main task adds its count to both `total` and `unique8`, a `P` task adds its
 //! count to `unique8`, an `R` task twice its count, so `unique8 / 8` is the unique count.
@@ -45,13 +45,16 @@
 mod half;
 mod sieve;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use half::{Combinations, Quarters, Shape, Side};
 use sieve::{Classes, Gather, Sieve};
 
-use super::symmetric::{self, Turn};
+pub mod symmetric;
+
 use super::{EngineError, Strategy, Tally, TaskSet};
+use symmetric::Turn;
 
 /// The largest `n` the join counts.
 ///
@@ -85,17 +88,29 @@ pub struct JoinTasks {
     chunk: usize,
 }
 
+/// `Ok` if the Join strategy counts `n`.
+///
+/// ```
+/// assert!(nqueens::engine::join::check(24).is_ok());
+/// assert!(nqueens::engine::join::check(25).is_err());
+/// ```
+pub fn check(n: usize) -> Result<(), EngineError> {
+    if (1..=MAX_N).contains(&n) {
+        Ok(())
+    } else {
+        Err(EngineError::OutOfRange {
+            strategy: Strategy::Join,
+            n,
+            max: MAX_N,
+            why: "the task list is kept in memory and larger boards would take months",
+        })
+    }
+}
+
 impl JoinTasks {
     /// The task list for `n` (1 to [`MAX_N`]).
     pub fn new(n: usize) -> Result<Self, EngineError> {
-        if !(1..=MAX_N).contains(&n) {
-            return Err(EngineError::OutOfRange {
-                strategy: Strategy::Join,
-                n,
-                max: MAX_N,
-                why: "the task list is kept in memory and larger boards would take months",
-            });
-        }
+        check(n)?;
         let shape = Shape::new(n);
         let main = Combinations::new(n, shape.h)
             .filter(|&cols| joins(&shape, cols).next().is_some())
@@ -124,7 +139,7 @@ impl JoinTasks {
     }
 
     /// Counts the solutions of the main task with top columns `cols`, weighted.
-    fn count_main(&self, cols: u32) -> u64 {
+    fn count_main(&self, cols: u32, stop: &AtomicBool) -> u64 {
         let quarters = self.quarters.get_or_init(|| Quarters::new(&self.shape));
         SCRATCH.with_borrow_mut(|scratch| {
             #[cfg(target_arch = "x86_64")]
@@ -133,9 +148,18 @@ impl JoinTasks {
                 && std::is_x86_feature_detected!("popcnt")
             {
                 // SAFETY: the CPU has just been checked for the features the function enables.
-                return unsafe { count_main_x86(quarters, &self.shape, cols, self.chunk, scratch) };
+                return unsafe {
+                    count_main_x86(quarters, &self.shape, cols, self.chunk, scratch, stop)
+                };
             }
-            count_main_portable::<sieve::Soft>(quarters, &self.shape, cols, self.chunk, scratch)
+            count_main_portable::<sieve::Soft>(
+                quarters,
+                &self.shape,
+                cols,
+                self.chunk,
+                scratch,
+                stop,
+            )
         })
     }
 }
@@ -150,8 +174,9 @@ unsafe fn count_main_x86(
     cols: u32,
     chunk: usize,
     scratch: &mut Scratch,
+    stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<sieve::Pext>(quarters, shape, cols, chunk, scratch)
+    count_main_portable::<sieve::Pext>(quarters, shape, cols, chunk, scratch, stop)
 }
 
 /// The main-task count: the top half is listed once (with the middle columns each placement
@@ -164,6 +189,7 @@ fn count_main_portable<G: Gather>(
     cols: u32,
     chunk: usize,
     scratch: &mut Scratch,
+    stop: &AtomicBool,
 ) -> u64 {
     let mut tops = std::mem::take(&mut scratch.tops);
     let mut words = std::mem::take(&mut scratch.top_words);
@@ -173,6 +199,9 @@ fn count_main_portable<G: Gather>(
     let held = quarters.top_words(cols, &mut tops, chunk);
     let mut total = 0;
     for (mid, weight) in joins(shape, cols) {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
         let taken = if shape.gap == 1 { 1 << mid } else { 0 };
         // The middle queen's column, as a mask of the middle row's columns.
         let middle = taken;
@@ -196,10 +225,10 @@ fn count_main_portable<G: Gather>(
         let bottoms_held =
             quarters.half_words(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
         let twice = match (held, bottoms_held) {
-            (true, true) => twice_held::<G>(shape, &words, &bottoms, scratch),
-            (true, false) => twice_listed::<G>(shape, &words[..], &bottom, chunk, scratch),
-            (false, true) => twice_listed::<G>(shape, &top, &bottoms[..], chunk, scratch),
-            (false, false) => twice_listed::<G>(shape, &top, &bottom, chunk, scratch),
+            (true, true) => twice_held::<G>(shape, &words, &bottoms, scratch, stop),
+            (true, false) => twice_listed::<G>(shape, &words[..], &bottom, chunk, scratch, stop),
+            (false, true) => twice_listed::<G>(shape, &top, &bottoms[..], chunk, scratch, stop),
+            (false, false) => twice_listed::<G>(shape, &top, &bottom, chunk, scratch, stop),
         };
         // Even: a family has two or four members (the halves never swap onto themselves),
         // except the one-square board's, where both halves are empty and count alike.
@@ -232,7 +261,13 @@ fn long_diagonals(shape: &Shape) -> u64 {
 /// halves swapped) exchanges the two ways, so a task counts both: the top words free of long
 /// diagonals (about a quarter of them) against all bottom words, and the other way round.
 #[inline(always)]
-fn twice_held<G: Gather>(shape: &Shape, top: &[u64], bottom: &[u64], scratch: &mut Scratch) -> u64 {
+fn twice_held<G: Gather>(
+    shape: &Shape,
+    top: &[u64],
+    bottom: &[u64],
+    scratch: &mut Scratch,
+    stop: &AtomicBool,
+) -> u64 {
     let long = long_diagonals(shape);
     let Scratch {
         top_classes,
@@ -251,9 +286,9 @@ fn twice_held<G: Gather>(shape: &Shape, top: &[u64], bottom: &[u64], scratch: &m
     top_classes.sort::<G>(top, cut, long);
     bottom_classes.sort::<G>(bottom, cut, long);
     sieve.build(top_classes, shape.bits());
-    let tops_stored = sieve.count(bottom_classes);
+    let tops_stored = sieve.count(bottom_classes, stop);
     sieve.build(bottom_classes, shape.bits());
-    tops_stored + sieve.count(top_classes)
+    tops_stored + sieve.count(top_classes, stop)
 }
 
 /// [`twice_held`] for halves too long to hold: each side is stored `chunk` words at a time,
@@ -264,8 +299,10 @@ fn twice_listed<G: Gather>(
     bottom: &(impl Source + ?Sized),
     chunk: usize,
     scratch: &mut Scratch,
+    stop: &AtomicBool,
 ) -> u64 {
-    term::<G>(shape, top, bottom, chunk, scratch) + term::<G>(shape, bottom, top, chunk, scratch)
+    term::<G>(shape, top, bottom, chunk, scratch, stop)
+        + term::<G>(shape, bottom, top, chunk, scratch, stop)
 }
 
 /// `Σ 2^|q & long| · #{s : s & q == 0}` over the query words `q` and the stored words `s`
@@ -276,6 +313,7 @@ fn term<G: Gather>(
     queries: &(impl Source + ?Sized),
     chunk: usize,
     scratch: &mut Scratch,
+    stop: &AtomicBool,
 ) -> u64 {
     let long = long_diagonals(shape);
     let Scratch {
@@ -293,7 +331,7 @@ fn term<G: Gather>(
         sieve.build(stored_classes, shape.bits());
         let mut ask = |batch: &mut Vec<u64>| {
             query_classes.sort::<G>(batch, cut, long);
-            total += sieve.count(query_classes);
+            total += sieve.count(query_classes, stop);
             batch.clear();
         };
         batch.clear();
@@ -425,33 +463,36 @@ impl TaskSet for JoinTasks {
     fn len(&self) -> usize {
         self.main.len() + 2 * self.shape.n
     }
-    fn count(&self, index: usize) -> Tally {
+    fn count_unless_stopped(&self, index: usize, stop: &AtomicBool) -> Option<Tally> {
         let n = self.shape.n;
-        if let Some(&cols) = self.main.get(index) {
-            let total = u128::from(self.count_main(cols));
-            return Tally {
+        let tally = if let Some(&cols) = self.main.get(index) {
+            let total = u128::from(self.count_main(cols, stop));
+            Tally {
                 total,
                 unique8: total,
-            };
-        }
-        let j = index - self.main.len();
-        assert!(j < 2 * n, "task {index} out of range");
-        let first = j % n;
-        let unique8 = if j < n {
-            // The reflections' term rides on the first half-turn task.
-            let reflections = if first == 0 {
-                4 * symmetric::reflection_fixed(n)
-            } else {
-                0
-            };
-            symmetric::count_from(n, Turn::Half, first) + reflections
+            }
         } else {
-            2 * symmetric::count_from(n, Turn::Quarter, first)
+            let j = index - self.main.len();
+            assert!(j < 2 * n, "task {index} out of range");
+            let first = j % n;
+            let unique8 = if j < n {
+                // The reflections' term rides on the first half-turn task.
+                let reflections = if first == 0 {
+                    4 * symmetric::reflection_fixed(n)
+                } else {
+                    0
+                };
+                symmetric::count_from_unless_stopped(n, Turn::Half, first, stop) + reflections
+            } else {
+                2 * symmetric::count_from_unless_stopped(n, Turn::Quarter, first, stop)
+            };
+            Tally {
+                total: 0,
+                unique8: u128::from(unique8),
+            }
         };
-        Tally {
-            total: 0,
-            unique8: u128::from(unique8),
-        }
+        // The loops return early once `stop` is set, so a sum made after it is incomplete.
+        (!stop.load(Ordering::Relaxed)).then_some(tally)
     }
     fn memory_bytes(&self, threads: usize) -> u64 {
         memory(&self.shape, self.chunk, threads)

@@ -19,6 +19,8 @@
 //! that may meet it passes. Sorting a list into [`Classes`] is done once per join and serves
 //! both as stored words and as queries.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 /// 64-bit lanes per group: 4 fill one AVX2 register.
 const LANES: usize = 4;
 /// Words per group.
@@ -215,24 +217,33 @@ impl Sieve {
     /// `Σ 2^weight(q) · #{stored u : u & q == 0}` over the `queries`, which must be sorted
     /// with the same cut bits as the stored words.
     #[inline(always)]
-    pub fn count(&self, queries: &Classes) -> u64 {
+    ///
+    /// Once `stop` is set it returns early, with a sum that must be thrown away.
+    pub fn count(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
                 match self.chunks {
-                    $($c => self.run::<$c>(queries),)*
+                    $($c => self.run::<$c>(queries, stop),)*
                     _ => unreachable!("at most {MAX_CHUNKS} chunks"),
                 }
             };
         }
+        // One arm per possible number of chunks: the list must reach `MAX_CHUNKS`.
+        const _: () = assert!(MAX_CHUNKS == 11);
         run!(1 2 3 4 5 6 7 8 9 10 11)
     }
 
     /// The loops of [`Sieve::count`], with the number of chunks known to the compiler.
     #[inline(always)]
-    fn run<const C: usize>(&self, queries: &Classes) -> u64 {
+    fn run<const C: usize>(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
         let k = queries.k;
         let mut total = 0;
         for (g, group) in self.rows.chunks_exact(C * ROWS).enumerate() {
+            // A group meets every query once: milliseconds even at N = 24, so a stopped
+            // count ends promptly, and one load per group costs nothing.
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
             let classes = &self.classes[self.reach[g] as usize..self.reach[g + 1] as usize];
             for &cut in classes {
                 for weight in 0..WEIGHTS {

@@ -1,7 +1,7 @@
 //! The Backtrack strategy: bitboard search below canonical border constellations.
 //!
 //! The task list is every canonical [`Constellation`] for `n`
-//! (split further by pre-placing a queen for large `n`, see [`tasks`](mod@super::tasks)); a task's
+//! (split further by pre-placing a queen for large `n`, see [`constellation`]); a task's
 //! count is the number of completions times the size of the constellation's orbit.
 //!
 //! For the unique count, a completion's own symmetries matter, and they must also fix its
@@ -11,15 +11,45 @@
 //! built as a full placement and checked against the rotations; every other completion lies in a
 //! class of eight.
 
-use super::kernel;
-use super::tasks::{self, Constellation, Frame, Start, Task};
+pub mod constellation;
+pub mod kernel;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use constellation::{Constellation, Frame, Start, Task};
+
 use super::{EngineError, Strategy, Tally, TaskSet};
+use crate::Symmetry;
 
 /// The version of the Backtrack task list; bump it whenever the list for some `n` changes.
 pub const VERSION: u32 = 1;
 
 /// The largest board the Backtrack strategy counts: one bit per column in a `u32`.
 pub const MAX_N: usize = 32;
+
+/// `Ok` if the Backtrack strategy counts `n`.
+///
+/// ```
+/// assert!(nqueens::engine::backtrack::check(32).is_ok());
+/// assert!(nqueens::engine::backtrack::check(0).is_err());
+/// ```
+pub fn check(n: usize) -> Result<(), EngineError> {
+    if (1..=MAX_N).contains(&n) {
+        Ok(())
+    } else {
+        Err(EngineError::OutOfRange {
+            strategy: Strategy::Backtrack,
+            n,
+            max: MAX_N,
+            why: "a row is one 32-bit word",
+        })
+    }
+}
+
+/// Peak memory of counting with `threads` threads: one kernel stack each.
+pub fn memory_estimate(threads: usize) -> u64 {
+    (threads * std::mem::size_of::<[(u32, u32, u32, u32); 32]>()) as u64
+}
 
 /// The task list of the Backtrack strategy.
 ///
@@ -42,7 +72,7 @@ struct Setup {
     /// Size of the orbit: the multiplier of every count below this constellation.
     weight: u64,
     /// Symmetries other than the identity that fix the constellation.
-    stabiliser: Vec<usize>,
+    stabiliser: Vec<Symmetry>,
     /// `true` if a rotation fixes the constellation, so completions may be symmetric.
     inspect: bool,
 }
@@ -50,33 +80,26 @@ struct Setup {
 impl BacktrackTasks {
     /// The task list for `n` (1 to [`MAX_N`]).
     pub fn new(n: usize) -> Result<Self, EngineError> {
-        if n == 0 || n > MAX_N {
-            return Err(EngineError::OutOfRange {
-                strategy: Strategy::Backtrack,
-                n,
-                max: MAX_N,
-                why: "a row is one 32-bit word",
-            });
-        }
-        let depth = tasks::split_depth(n);
+        check(n)?;
+        let depth = constellation::split_depth(n);
         let mut constellations = Vec::new();
         let mut list = Vec::new();
-        for (index, constellation) in tasks::constellations(n).into_iter().enumerate() {
+        for (index, constellation) in constellation::constellations(n).into_iter().enumerate() {
             let frame = Frame::new(n, &constellation);
-            let stabiliser: Vec<usize> = constellation
+            let stabiliser: Vec<Symmetry> = constellation
                 .stabiliser(n)
                 .into_iter()
-                .filter(|&g| g != 0)
+                .filter(|&g| g != Symmetry::Identity)
                 .collect();
-            let weight = (tasks::SYMMETRIES / (stabiliser.len() + 1)) as u64;
-            for (_, prefix) in tasks::prefixes(&frame, depth) {
+            let weight = (Symmetry::ALL.len() / (stabiliser.len() + 1)) as u64;
+            for (_, prefix) in constellation::prefixes(&frame, depth) {
                 list.push(Task {
                     constellation: index as u32,
                     depth: depth.min(frame.levels) as u8,
                     prefix,
                 });
             }
-            let inspect = stabiliser.iter().any(|&g| tasks::is_rotation(g));
+            let inspect = stabiliser.iter().any(|g| g.is_rotation());
             constellations.push(Setup {
                 constellation,
                 frame,
@@ -115,7 +138,7 @@ impl BacktrackTasks {
 
     /// Counts a task whose constellation has symmetries: every completion is built and each of
     /// the constellation's symmetries tried on it.
-    fn count_symmetric(&self, index: usize) -> Tally {
+    fn count_symmetric(&self, index: usize, stop: &AtomicBool) -> Tally {
         let n = self.n;
         let task = self.tasks[index];
         let setup = &self.constellations[task.constellation as usize];
@@ -129,7 +152,7 @@ impl BacktrackTasks {
             .map(|&c| c as u32)
             .collect();
         let mut tally = Tally::default();
-        visit(frame, start, &mut placed, &mut |cols: &[u32]| {
+        visit(frame, start, stop, &mut placed, &mut |cols: &[u32]| {
             for (level, &c) in cols.iter().enumerate() {
                 board[frame.row[level] as usize] = c;
             }
@@ -146,17 +169,27 @@ impl BacktrackTasks {
 }
 
 /// `true` if symmetry `g` maps the full placement `board` onto itself.
-fn is_fixed_by(board: &[u32], g: usize) -> bool {
+fn is_fixed_by(board: &[u32], g: Symmetry) -> bool {
     let n = board.len();
     board.iter().enumerate().all(|(r, &c)| {
-        let (r2, c2) = tasks::transform(g, n, r, c as usize);
+        let (r2, c2) = g.apply(n, r, c as usize);
         board[r2] as usize == c2
     })
 }
 
 /// Calls `found` with the columns of every level of each completion of `start` (the levels
 /// before `start.level` are taken from `placed`, which the caller fills with the prefix).
-fn visit(frame: &Frame, start: Start, placed: &mut Vec<u32>, found: &mut dyn FnMut(&[u32])) {
+fn visit(
+    frame: &Frame,
+    start: Start,
+    stop: &AtomicBool,
+    placed: &mut Vec<u32>,
+    found: &mut dyn FnMut(&[u32]),
+) {
+    // One load per node: this path is rare (constellations a rotation fixes) and slow anyway.
+    if stop.load(Ordering::Relaxed) {
+        return;
+    }
     if start.level == frame.levels {
         found(placed);
         return;
@@ -166,7 +199,7 @@ fn visit(frame: &Frame, start: Start, placed: &mut Vec<u32>, found: &mut dyn FnM
         let q = open & open.wrapping_neg();
         open ^= q;
         placed.push(q.trailing_zeros());
-        visit(frame, start.place(frame, q), placed, found);
+        visit(frame, start.place(frame, q), stop, placed, found);
         placed.pop();
     }
 }
@@ -184,22 +217,24 @@ impl TaskSet for BacktrackTasks {
     fn len(&self) -> usize {
         self.tasks.len()
     }
-    fn count(&self, index: usize) -> Tally {
+    fn count_unless_stopped(&self, index: usize, stop: &AtomicBool) -> Option<Tally> {
         let setup = &self.constellations[self.tasks[index].constellation as usize];
-        if !setup.inspect {
+        let tally = if !setup.inspect {
             let (frame, start, weight) = self.prepare(index);
-            let found = kernel::count(frame, start) as u128;
+            let found = kernel::count_unless_stopped(frame, start, stop) as u128;
             // Each completion's class has 8 members, of which `weight` are counted here.
             Tally {
                 total: found * weight as u128,
                 unique8: found * weight as u128,
             }
         } else {
-            self.count_symmetric(index)
-        }
+            self.count_symmetric(index, stop)
+        };
+        // The searches return early once `stop` is set, so a sum made after it is incomplete.
+        (!stop.load(Ordering::Relaxed)).then_some(tally)
     }
     fn memory_bytes(&self, threads: usize) -> u64 {
-        // One kernel stack per thread; the task list itself is not counted.
-        (threads * std::mem::size_of::<[(u32, u32, u32, u32); 32]>()) as u64
+        // The task list itself is not counted.
+        memory_estimate(threads)
     }
 }

@@ -21,7 +21,11 @@
 //! The search below places a queen together with its whole orbit under the rotation, always in
 //! the lowest empty row, so it never branches on a row it could have deduced.
 
-/// A rotation of the board about its centre.
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::Symmetry;
+
+/// A rotation of the board about its centre: which symmetric solutions a count is of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {
     /// 180 degrees: the square `(r, c)` goes to `(n-1-r, n-1-c)`.
@@ -31,16 +35,32 @@ pub enum Turn {
 }
 
 impl Turn {
+    /// The board symmetry this turn is.
+    ///
+    /// ```
+    /// use nqueens::{engine::join::symmetric::Turn, Symmetry};
+    /// assert_eq!(Turn::Half.symmetry(), Symmetry::Rotate180);
+    /// ```
+    pub fn symmetry(self) -> Symmetry {
+        match self {
+            Turn::Half => Symmetry::Rotate180,
+            Turn::Quarter => Symmetry::Rotate90,
+        }
+    }
+
     /// The images of `(r, c)` under the powers of this turn, `(r, c)` first; `len` of them
     /// are distinct squares unless the square is the centre.
     fn orbit(self, n: usize, r: usize, c: usize) -> ([(usize, usize); 4], usize) {
-        let rot = |(r, c): (usize, usize)| (c, n - 1 - r);
-        let q1 = rot((r, c));
-        let q2 = rot(q1);
-        match self {
-            Turn::Half => ([(r, c), q2, (0, 0), (0, 0)], 2),
-            Turn::Quarter => ([(r, c), q1, q2, rot(q2)], 4),
+        let turn = |(r, c): (usize, usize)| self.symmetry().apply(n, r, c);
+        let mut images = [(r, c); 4];
+        let len = match self {
+            Turn::Half => 2,
+            Turn::Quarter => 4,
+        };
+        for i in 1..len {
+            images[i] = turn(images[i - 1]);
         }
+        (images, len)
     }
 }
 
@@ -53,12 +73,24 @@ pub const MAX_N: usize = 32;
 /// column.
 ///
 /// ```
-/// use nqueens::engine::symmetric::{count_from, Turn};
+/// use nqueens::engine::join::symmetric::{count_from, Turn};
 /// // The two solutions of n = 4 are each unchanged by a quarter turn.
 /// assert_eq!(count_from(4, Turn::Quarter, 1) + count_from(4, Turn::Quarter, 2), 2);
 /// assert_eq!(count_from(4, Turn::Quarter, 0), 0);
 /// ```
 pub fn count_from(n: usize, turn: Turn, first: usize) -> u64 {
+    count_from_unless_stopped(n, turn, first, &AtomicBool::new(false))
+}
+
+/// [`count_from`] that returns early once `stop` is set, with a count to be thrown away.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use nqueens::engine::join::symmetric::{count_from, count_from_unless_stopped, Turn};
+/// let go = AtomicBool::new(false);
+/// assert_eq!(count_from_unless_stopped(10, Turn::Half, 3, &go), count_from(10, Turn::Half, 3));
+/// ```
+pub fn count_from_unless_stopped(n: usize, turn: Turn, first: usize, stop: &AtomicBool) -> u64 {
     assert!(
         (1..=MAX_N).contains(&n) && first < n,
         "n or column out of range"
@@ -71,7 +103,7 @@ pub fn count_from(n: usize, turn: Turn, first: usize) -> u64 {
         anti: 0,
     };
     match board.place_orbit(turn, 0, first) {
-        Some(next) => next.count(turn),
+        Some(next) => next.count(turn, stop),
         None => 0,
     }
 }
@@ -79,7 +111,7 @@ pub fn count_from(n: usize, turn: Turn, first: usize) -> u64 {
 /// Counts the solutions for `n` unchanged by `turn`.
 ///
 /// ```
-/// use nqueens::engine::symmetric::{count, Turn};
+/// use nqueens::engine::join::symmetric::{count, Turn};
 /// assert_eq!(count(8, Turn::Half), 4);
 /// assert_eq!(count(8, Turn::Quarter), 0);
 /// ```
@@ -92,8 +124,8 @@ pub fn count(n: usize, turn: Turn) -> u64 {
 /// The module docs give the reason; the engine adds `4 ×` this to its Burnside sum.
 ///
 /// ```
-/// assert_eq!(nqueens::engine::symmetric::reflection_fixed(1), 1);
-/// assert_eq!(nqueens::engine::symmetric::reflection_fixed(8), 0);
+/// assert_eq!(nqueens::engine::join::symmetric::reflection_fixed(1), 1);
+/// assert_eq!(nqueens::engine::join::symmetric::reflection_fixed(8), 0);
 /// ```
 pub fn reflection_fixed(n: usize) -> u64 {
     u64::from(n == 1)
@@ -136,7 +168,12 @@ impl Board {
     }
 
     /// Counts the ways to complete this board symmetrically.
-    fn count(self, turn: Turn) -> u64 {
+    fn count(self, turn: Turn, stop: &AtomicBool) -> u64 {
+        // One load per node: small beside the node's own work, and the search of one task
+        // can take minutes at n = 24.
+        if stop.load(Ordering::Relaxed) {
+            return 0;
+        }
         let full = if self.n == 32 {
             u32::MAX
         } else {
@@ -152,7 +189,7 @@ impl Board {
             let c = free.trailing_zeros() as usize;
             free &= free - 1;
             if let Some(next) = self.place_orbit(turn, r, c) {
-                total += next.count(turn);
+                total += next.count(turn, stop);
             }
         }
         total

@@ -17,35 +17,7 @@
 //! constellations with a non-trivial stabiliser need each solution inspected to get the unique
 //! count; for all others every solution lies in a class of eight.
 
-/// The eight symmetries of the square, as maps of a cell `(row, col)` on an `n` x `n` board.
-/// Index 0 is the identity.
-pub const SYMMETRIES: usize = 8;
-
-/// The image of cell `(r, c)` under symmetry `g` on an `n` x `n` board.
-///
-/// ```
-/// use nqueens::engine::tasks::transform;
-/// assert_eq!(transform(1, 8, 0, 3), (3, 7)); // a quarter turn
-/// assert_eq!(transform(0, 8, 2, 5), (2, 5)); // the identity
-/// ```
-pub fn transform(g: usize, n: usize, r: usize, c: usize) -> (usize, usize) {
-    let m = n - 1;
-    match g {
-        0 => (r, c),
-        1 => (c, m - r),
-        2 => (m - r, m - c),
-        3 => (m - c, r),
-        4 => (r, m - c),
-        5 => (m - r, c),
-        6 => (c, r),
-        _ => (m - c, m - r),
-    }
-}
-
-/// `true` if symmetry `g` is a quarter, half or three-quarter turn.
-pub fn is_rotation(g: usize) -> bool {
-    matches!(g, 1..=3)
-}
+use crate::Symmetry;
 
 /// The border queens of a solution: the column of the queen in the top and bottom rows and the
 /// row of the queen in the left and right columns. A corner queen appears twice.
@@ -78,7 +50,7 @@ impl Constellation {
     /// The constellation of a complete placement (`cols[row]` = column).
     ///
     /// ```
-    /// use nqueens::engine::tasks::Constellation;
+    /// use nqueens::engine::backtrack::constellation::Constellation;
     /// let c = Constellation::of(&[1, 3, 0, 2]);
     /// assert_eq!((c.top, c.bottom, c.left, c.right), (1, 2, 2, 1));
     /// ```
@@ -94,10 +66,10 @@ impl Constellation {
     }
 
     /// The image of this constellation under symmetry `g`.
-    pub fn transformed(&self, g: usize, n: usize) -> Constellation {
+    pub fn transformed(&self, g: Symmetry, n: usize) -> Constellation {
         let mut out = *self;
         for (r, c) in self.cells(n) {
-            let (r, c) = transform(g, n, r, c);
+            let (r, c) = g.apply(n, r, c);
             // A cell may sit on two border lines (a corner), so every line is checked.
             if r == 0 {
                 out.top = c as u8;
@@ -115,16 +87,19 @@ impl Constellation {
         out
     }
 
-    /// The symmetries (indices into [`transform`]) that map this constellation onto itself.
-    pub fn stabiliser(&self, n: usize) -> Vec<usize> {
-        (0..SYMMETRIES)
+    /// The symmetries that map this constellation onto itself (the identity among them).
+    pub fn stabiliser(&self, n: usize) -> Vec<Symmetry> {
+        Symmetry::ALL
+            .into_iter()
             .filter(|&g| self.transformed(g, n) == *self)
             .collect()
     }
 
     /// `true` if this is the smallest of its orbit.
     pub fn is_canonical(&self, n: usize) -> bool {
-        (1..SYMMETRIES).all(|g| self.transformed(g, n) >= *self)
+        Symmetry::ALL[1..]
+            .iter()
+            .all(|&g| self.transformed(g, n) >= *self)
     }
 
     /// `true` if the four entries describe queens that can share a board: each corner queen is
@@ -163,13 +138,13 @@ impl Constellation {
 /// (measured for n = 13..15), and no cheap predictor came close: counting the nodes of each
 /// orientation's first rows misjudges it, and searching deep enough to judge it well costs
 /// more than it saves.
-const UPSIDE_DOWN: usize = 5;
+const UPSIDE_DOWN: Symmetry = Symmetry::MirrorRows;
 
 /// One constellation of each symmetry class for `n`: the smallest of the class, turned
 /// upside down (see `UPSIDE_DOWN` in the source), in increasing order of the smallest.
 ///
 /// ```
-/// use nqueens::engine::tasks::constellations;
+/// use nqueens::engine::backtrack::constellation::constellations;
 /// assert_eq!(constellations(1).len(), 1);
 /// assert!(constellations(3).is_empty());
 /// ```

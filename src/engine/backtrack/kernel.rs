@@ -19,7 +19,9 @@
 //! enabled (single instructions for counting bits and isolating the lowest one), chosen at run
 //! time, so no `target-cpu=native` is needed.
 
-use super::tasks::{Frame, Start};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::constellation::{Frame, Start};
 
 /// Solutions and search nodes (queens placed) of one task.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,7 +35,7 @@ pub struct Count {
 /// Counts the completions of `start` in `frame`.
 ///
 /// ```
-/// use nqueens::engine::{kernel, tasks::{constellations, Frame, Start}};
+/// use nqueens::engine::backtrack::{kernel, constellation::{constellations, Frame, Start}};
 /// // Every 8x8 solution lies below one of these constellations.
 /// let found: u64 = constellations(8)
 ///     .iter()
@@ -42,21 +44,35 @@ pub struct Count {
 /// assert!(found > 0);
 /// ```
 pub fn count(frame: &Frame, start: Start) -> u64 {
-    dispatch::<false>(frame, start).solutions
+    count_unless_stopped(frame, start, &AtomicBool::new(false))
+}
+
+/// [`count`] that returns early once `stop` is set, with a count to be thrown away.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use nqueens::engine::backtrack::{kernel, constellation::{constellations, Frame}};
+/// let frame = Frame::new(12, &constellations(12)[0]);
+/// let go = AtomicBool::new(false);
+/// let all = kernel::count_unless_stopped(&frame, Default::default(), &go);
+/// assert_eq!(all, kernel::count(&frame, Default::default()));
+/// ```
+pub fn count_unless_stopped(frame: &Frame, start: Start, stop: &AtomicBool) -> u64 {
+    dispatch::<false>(frame, start, stop).solutions
 }
 
 /// Counts completions and search nodes, for benchmarks (a little slower than [`count`]).
 ///
 /// ```
-/// use nqueens::engine::{kernel, tasks::{constellations, Frame, Start}};
+/// use nqueens::engine::backtrack::{kernel, constellation::{constellations, Frame, Start}};
 /// let c = kernel::count_with_nodes(&Frame::new(10, &constellations(10)[0]), Start::default());
 /// assert!(c.nodes >= c.solutions);
 /// ```
 pub fn count_with_nodes(frame: &Frame, start: Start) -> Count {
-    dispatch::<true>(frame, start)
+    dispatch::<true>(frame, start, &AtomicBool::new(false))
 }
 
-fn dispatch<const NODES: bool>(frame: &Frame, start: Start) -> Count {
+fn dispatch<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> Count {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("popcnt")
@@ -64,20 +80,20 @@ fn dispatch<const NODES: bool>(frame: &Frame, start: Start) -> Count {
         {
             // SAFETY: the CPU has just been checked to support every feature `search_x86`
             // is compiled for.
-            return unsafe { search_x86::<NODES>(frame, start) };
+            return unsafe { search_x86::<NODES>(frame, start, stop) };
         }
     }
-    search::<NODES>(frame, start)
+    search::<NODES>(frame, start, stop)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1")]
-unsafe fn search_x86<const NODES: bool>(frame: &Frame, start: Start) -> Count {
-    search::<NODES>(frame, start)
+unsafe fn search_x86<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> Count {
+    search::<NODES>(frame, start, stop)
 }
 
 #[inline(always)]
-fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
+fn search<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> Count {
     let levels = frame.levels;
     assert!(levels <= 32, "a frame has at most 32 levels");
     let open = start.open(frame);
@@ -95,9 +111,14 @@ fn search<const NODES: bool>(frame: &Frame, start: Start) -> Count {
         2 => tail.two::<NODES>(cols, left, right, open),
         3 => tail.three::<NODES>(cols, left, right, open),
         TAIL => tail.four::<NODES>(cols, left, right, open),
-        _ => descend::<NODES>(frame, &tail, start),
+        _ => descend::<NODES>(frame, &tail, start, stop),
     }
 }
+
+/// Nodes above the tail between two looks at the stop flag. Each has a whole tail below it
+/// (microseconds at most), so a stopped search ends within milliseconds, and the countdown
+/// costs one decrement per node where a load would cost a memory access.
+const CHECK_EVERY: u32 = 1 << 12;
 
 /// How many free rows at the bottom of a frame [`Tail`] searches.
 const TAIL: usize = 4;
@@ -207,7 +228,12 @@ impl Tail {
 /// The search from `start` (more than [`TAIL`] free rows left) down to the last row above the
 /// tail, whose children [`Tail::four`] counts.
 #[inline(always)]
-fn descend<const NODES: bool>(frame: &Frame, tail: &Tail, start: Start) -> Count {
+fn descend<const NODES: bool>(
+    frame: &Frame,
+    tail: &Tail,
+    start: Start,
+    stop: &AtomicBool,
+) -> Count {
     let deepest = frame.levels - TAIL - 1;
     let mut found = Count::default();
     let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
@@ -215,6 +241,7 @@ fn descend<const NODES: bool>(frame: &Frame, tail: &Tail, start: Start) -> Count
     let mut level = start.level;
     let (mut cols, mut left, mut right) = (start.cols, start.left, start.right);
     let mut open = start.open(frame);
+    let mut until_check = CHECK_EVERY;
     loop {
         if open == 0 {
             if depth == 0 {
@@ -230,6 +257,13 @@ fn descend<const NODES: bool>(frame: &Frame, tail: &Tail, start: Start) -> Count
         open ^= q;
         if NODES {
             found.nodes += 1;
+        }
+        until_check -= 1;
+        if until_check == 0 {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            until_check = CHECK_EVERY;
         }
         // SAFETY: `level <= deepest < levels` and `levels <= 32` (asserted by the caller), so
         // `level` and `level + 1` index the 32-entry arrays.

@@ -1,0 +1,450 @@
+//! The front door for counting: [`count`](crate::count) for the plain job, [`Counter`] for
+//! every option (threads, strategy, a ladder algorithm, memory limit, progress, checkpoint,
+//! shard, cancellation).
+//!
+//! The command line, the Python module, the examples, the benchmarks and the tests all count
+//! through this one call, so a count means the same thing everywhere.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use crate::algo::{Algo, AlgoError};
+use crate::engine::checkpoint::{CheckpointError, Header, Journal};
+use crate::engine::run::{self, RunError};
+use crate::engine::shard::Slice;
+use crate::engine::{self, EngineError, Strategy, Tally};
+
+/// How a count is made: the engine with a strategy, or one algorithm of the ladder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The production engine, split into numbered tasks by this strategy.
+    Engine(Strategy),
+    /// One algorithm of the ladder (no checkpoint, no shard, no stopping mid-way).
+    Ladder(Algo),
+}
+
+impl Method {
+    /// The name printed beside results: `engine/join`, `algo/flags`.
+    ///
+    /// ```
+    /// use nqueens::{counter::Method, algo::Algo, engine::Strategy};
+    /// assert_eq!(Method::Engine(Strategy::Join).label(), "engine/join");
+    /// assert_eq!(Method::Ladder(Algo::Flags).label(), "algo/flags");
+    /// ```
+    pub fn label(self) -> String {
+        match self {
+            Method::Engine(s) => format!("engine/{}", s.name()),
+            Method::Ladder(a) => format!("algo/{}", a.name()),
+        }
+    }
+}
+
+/// How far a count has come, as given to [`Counter::on_progress`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Tasks finished, those a checkpoint already held included.
+    pub done: usize,
+    /// Tasks this count must finish (of its shard, if it has one).
+    pub total: usize,
+    /// Tasks a checkpoint already held when the count started.
+    pub resumed: usize,
+}
+
+/// What a count found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CountResult {
+    /// Board size.
+    pub n: usize,
+    /// Solutions counted (of the shard only, for a shard).
+    pub total: u128,
+    /// Solutions up to the 8 symmetries; `None` for a shard (its share is in
+    /// [`tally`](Self::tally)) and for ladder algorithms that do not compute it.
+    pub unique: Option<u128>,
+    /// Wall-clock seconds of this run (not of earlier runs a checkpoint resumed).
+    pub seconds: f64,
+    /// What counted it.
+    pub method: Method,
+    /// The engine's additive sum (total and eight times the unique share); zero for a ladder
+    /// algorithm.
+    pub tally: Tally,
+    /// The task list counted and the slice of it, for the engine; `None` for the ladder.
+    pub list: Option<Header>,
+    /// Tasks a checkpoint already held.
+    pub resumed: usize,
+}
+
+/// Why a count could not be made or finished.
+#[derive(Debug, thiserror::Error)]
+pub enum CountError {
+    /// The engine does not count this `n` with this strategy.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The ladder algorithm does not count this `n`.
+    #[error(transparent)]
+    Algo(#[from] AlgoError),
+    /// The count would need more memory than allowed.
+    #[error(
+        "counting N={n} with the {strategy} engine on {threads} threads needs {need} bytes of memory, more than the limit of {limit} (raise the limit or use fewer threads)"
+    )]
+    Memory {
+        /// Board size.
+        n: usize,
+        /// Strategy chosen.
+        strategy: &'static str,
+        /// Threads asked for.
+        threads: usize,
+        /// Bytes needed, by the engine's estimate.
+        need: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Checkpoints and shards need the engine's task list.
+    #[error("a checkpoint or a shard needs the engine, not the {0} algorithm")]
+    NeedsEngine(&'static str),
+    /// The checkpoint could not be used.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The threads could not be started.
+    #[error("cannot start {threads} threads: {source}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// What the operating system said.
+        source: rayon::ThreadPoolBuildError,
+    },
+    /// The stop flag ended the count before every task was counted.
+    #[error("interrupted: {}", interrupted_note(*.done, *.of, .checkpoint.as_deref()))]
+    Interrupted {
+        /// Tasks finished (and saved, with a checkpoint).
+        done: usize,
+        /// Tasks of the whole count.
+        of: usize,
+        /// The checkpoint that holds the finished tasks.
+        checkpoint: Option<PathBuf>,
+    },
+}
+
+fn interrupted_note(done: usize, of: usize, checkpoint: Option<&Path>) -> String {
+    match checkpoint {
+        Some(path) => format!(
+            "{done} of {of} tasks are saved in {}; run the same command again to resume",
+            path.display()
+        ),
+        None => "nothing was saved (use a checkpoint to make a count resumable)".into(),
+    }
+}
+
+impl CountError {
+    /// `true` if the error is in what was asked (a size, a limit, a checkpoint that belongs to
+    /// another count), `false` for a failure while counting (a disk error, an interruption).
+    ///
+    /// ```
+    /// let err = nqueens::Counter::new(40).run().unwrap_err();
+    /// assert!(err.is_bad_input());
+    /// ```
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            CountError::Engine(_)
+            | CountError::Algo(_)
+            | CountError::Memory { .. }
+            | CountError::NeedsEngine(_) => true,
+            CountError::Checkpoint(e) => !matches!(e, CheckpointError::Io { .. }),
+            CountError::Threads { .. } | CountError::Interrupted { .. } => false,
+        }
+    }
+}
+
+/// The options of a count: a builder, then [`run`](Counter::run).
+///
+/// ```
+/// use nqueens::{Counter, engine::Strategy};
+/// let r = Counter::new(10).threads(2).strategy(Strategy::Backtrack).run().unwrap();
+/// assert_eq!((r.total, r.unique), (724, Some(92)));
+///
+/// // A ladder algorithm instead of the engine:
+/// let r = Counter::new(8).algo(nqueens::algo::Algo::Flags).run().unwrap();
+/// assert_eq!((r.total, r.unique), (92, None));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Counter<'a> {
+    n: usize,
+    strategy: Option<Strategy>,
+    algo: Option<Algo>,
+    threads: Option<usize>,
+    max_memory: Option<u64>,
+    checkpoint: Option<&'a Path>,
+    shard: Slice,
+    progress: Option<&'a (dyn Fn(Progress) + Sync)>,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<'a> Counter<'a> {
+    /// A count of `n` with the defaults: the engine's fastest strategy, all cores, no memory
+    /// limit, no checkpoint, the whole task list.
+    pub fn new(n: usize) -> Counter<'a> {
+        Counter {
+            n,
+            strategy: None,
+            algo: None,
+            threads: None,
+            max_memory: None,
+            checkpoint: None,
+            shard: Slice::ALL,
+            progress: None,
+            stop: None,
+        }
+    }
+
+    /// Counts with this engine strategy instead of the fastest for `n`.
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = Some(strategy);
+        self
+    }
+
+    /// Counts with this algorithm of the ladder instead of the engine.
+    pub fn algo(mut self, algo: Algo) -> Self {
+        self.algo = Some(algo);
+        self
+    }
+
+    /// Counts on this many threads (at least 1), at most one per core: more threads than cores
+    /// only add switching.
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads.max(1));
+        self
+    }
+
+    /// Refuses to start if the engine would need more than `bytes` of memory.
+    pub fn max_memory(mut self, bytes: u64) -> Self {
+        self.max_memory = Some(bytes);
+        self
+    }
+
+    /// Records finished tasks in the journal at `path`, and resumes from it if it exists.
+    pub fn checkpoint(mut self, path: &'a Path) -> Self {
+        self.checkpoint = Some(path);
+        self
+    }
+
+    /// Counts only this slice of the task list (for [`merge`](crate::engine::shard::merge)).
+    pub fn shard(mut self, slice: Slice) -> Self {
+        self.shard = slice;
+        self
+    }
+
+    /// Calls `f` once before the first task (with what a checkpoint already held) and after
+    /// every finished task, from the thread that finished it.
+    pub fn on_progress(mut self, f: &'a (dyn Fn(Progress) + Sync)) -> Self {
+        self.progress = Some(f);
+        self
+    }
+
+    /// Stops the count once `flag` is set: the tasks under way end within milliseconds,
+    /// finished ones stay in the checkpoint, and [`run`](Self::run) returns
+    /// [`CountError::Interrupted`].
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// let stop = AtomicBool::new(true);
+    /// let err = nqueens::Counter::new(16).stop_when(&stop).run().unwrap_err();
+    /// assert!(matches!(err, nqueens::counter::CountError::Interrupted { done: 0, .. }));
+    /// ```
+    pub fn stop_when(mut self, flag: &'a AtomicBool) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// The method this count will use.
+    ///
+    /// ```
+    /// use nqueens::{Counter, counter::Method, engine::Strategy};
+    /// assert_eq!(Counter::new(18).method(), Method::Engine(Strategy::Join));
+    /// ```
+    pub fn method(&self) -> Method {
+        match self.algo {
+            Some(algo) => Method::Ladder(algo),
+            None => Method::Engine(
+                self.strategy
+                    .unwrap_or_else(|| engine::fastest_strategy(self.n)),
+            ),
+        }
+    }
+
+    /// The threads the count will run on.
+    pub fn thread_count(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
+        self.threads.map_or(cores, |t| t.min(cores))
+    }
+
+    /// Checks everything that can be checked without counting: the size against the method's
+    /// limits, the memory the engine needs against the limit, and that checkpoints and shards
+    /// go with the engine. Cheap for every `n` (the engine's task list is not built).
+    ///
+    /// ```
+    /// use nqueens::{Counter, engine::Strategy};
+    /// assert!(Counter::new(30).strategy(Strategy::Backtrack).check().is_ok());
+    /// assert!(Counter::new(33).check().is_err());
+    /// assert!(Counter::new(13).algo(nqueens::algo::Algo::Permutations).check().is_err());
+    /// ```
+    pub fn check(&self) -> Result<(), CountError> {
+        match self.method() {
+            Method::Ladder(algo) => {
+                algo.check(self.n)?;
+                if self.checkpoint.is_some() || self.shard != Slice::ALL {
+                    return Err(CountError::NeedsEngine(algo.name()));
+                }
+            }
+            Method::Engine(strategy) => {
+                engine::check(self.n, strategy)?;
+                let threads = self.thread_count();
+                let need = engine::memory_estimate(self.n, strategy, threads);
+                let limit = self.max_memory.unwrap_or(u64::MAX);
+                if need > limit {
+                    return Err(CountError::Memory {
+                        n: self.n,
+                        strategy: strategy.name(),
+                        threads,
+                        need,
+                        limit,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts.
+    ///
+    /// ```
+    /// let r = nqueens::Counter::new(12).run().unwrap();
+    /// assert_eq!((r.total, r.unique), (14200, Some(1787)));
+    /// ```
+    pub fn run(&self) -> Result<CountResult, CountError> {
+        self.check()?;
+        let started = Instant::now();
+        let threads = self.thread_count();
+        match self.method() {
+            Method::Ladder(algo) => {
+                // The parallel rung spreads over the current rayon pool: this one has the
+                // threads asked for.
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .map_err(|source| CountError::Threads { threads, source })?;
+                let counts = pool.install(|| algo.count(self.n))?;
+                Ok(CountResult {
+                    n: self.n,
+                    total: u128::from(counts.total),
+                    unique: counts.unique.map(u128::from),
+                    seconds: started.elapsed().as_secs_f64(),
+                    method: Method::Ladder(algo),
+                    tally: Tally::default(),
+                    list: None,
+                    resumed: 0,
+                })
+            }
+            Method::Engine(strategy) => self.run_engine(strategy, threads, started),
+        }
+    }
+
+    fn run_engine(
+        &self,
+        strategy: Strategy,
+        threads: usize,
+        started: Instant,
+    ) -> Result<CountResult, CountError> {
+        let tasks = engine::task_list(self.n, strategy)?;
+        let header = Header::new(tasks.as_ref(), self.shard);
+        let mut todo: Vec<usize> = self.shard.indices(tasks.len()).collect();
+        let total = todo.len();
+        let (journal, done) = match self.checkpoint {
+            Some(path) => {
+                let (journal, done) = Journal::open(path, &header)?;
+                (Some(journal), done)
+            }
+            None => (None, BTreeMap::new()),
+        };
+        todo.retain(|i| !done.contains_key(i));
+        let before: Tally = done.values().copied().sum();
+        let resumed = done.len();
+        let finished = std::sync::atomic::AtomicUsize::new(resumed);
+        let report = |done: usize| {
+            if let Some(f) = self.progress {
+                f(Progress {
+                    done,
+                    total,
+                    resumed,
+                })
+            }
+        };
+        report(resumed);
+        let never = AtomicBool::new(false);
+        let stop = self.stop.unwrap_or(&never);
+        let outcome = run::count_tasks(tasks.as_ref(), &todo, threads, stop, &|index, tally| {
+            if let Some(j) = &journal {
+                j.record(index, tally)?;
+            }
+            report(finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+            Ok(())
+        });
+        if let Some(j) = &journal {
+            j.sync()?;
+        }
+        let outcome = outcome.map_err(|e| match e {
+            RunError::Threads { threads, source } => CountError::Threads { threads, source },
+            RunError::Callback(e) => CountError::Checkpoint(e),
+        })?;
+        if outcome.stopped {
+            return Err(CountError::Interrupted {
+                done: resumed + outcome.done,
+                of: total,
+                checkpoint: self.checkpoint.map(Path::to_path_buf),
+            });
+        }
+        let mut tally = before;
+        tally += outcome.tally;
+        Ok(CountResult {
+            n: self.n,
+            total: tally.total,
+            unique: (self.shard == Slice::ALL).then(|| tally.unique()),
+            seconds: started.elapsed().as_secs_f64(),
+            method: Method::Engine(strategy),
+            tally,
+            list: Some(header),
+            resumed,
+        })
+    }
+}
+
+/// Counts all and unique solutions for `n` with the engine's fastest strategy on all cores.
+///
+/// ```
+/// let r = nqueens::count(8).unwrap();
+/// assert_eq!((r.total, r.unique), (92, Some(12)));
+/// assert!(nqueens::count(0).is_err());
+/// ```
+pub fn count(n: usize) -> Result<CountResult, CountError> {
+    Counter::new(n).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_and_ladder_agree_with_the_reference() {
+        for n in 1..=11 {
+            let want = crate::reference::published(n).unwrap();
+            let engine = Counter::new(n).threads(2).run().unwrap();
+            assert_eq!((engine.total, engine.unique), (want.0, Some(want.1)));
+            let ladder = Counter::new(n)
+                .algo(Algo::Parallel)
+                .threads(1)
+                .run()
+                .unwrap();
+            assert_eq!(ladder.total, want.0);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! The 8 symmetries of the square board: the one type every part of the crate uses for them
+//! (placements, the engine's constellations and its rotation counts).
+
+/// One of the 8 symmetries of the square board (the dihedral group of order 8).
+///
+/// Each is a quarter-turn count and an optional mirror: the mirror (left-right, column `c` to
+/// `n - 1 - c`) is applied first, then the board is turned clockwise. That pair makes
+/// composition and inverses simple arithmetic.
+///
+/// ```
+/// use nqueens::Symmetry;
+/// assert_eq!(Symmetry::Rotate90.then(Symmetry::Rotate270), Symmetry::Identity);
+/// assert_eq!(Symmetry::Transpose.inverse(), Symmetry::Transpose);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Symmetry {
+    /// Leave the board as it is.
+    Identity,
+    /// Turn a quarter clockwise.
+    Rotate90,
+    /// Turn half way round.
+    Rotate180,
+    /// Turn a quarter counter-clockwise.
+    Rotate270,
+    /// Mirror left-right: column `c` becomes `n - 1 - c`.
+    MirrorColumns,
+    /// Mirror top-bottom: row `r` becomes `n - 1 - r`.
+    MirrorRows,
+    /// Mirror in the main diagonal: row and column swap.
+    Transpose,
+    /// Mirror in the other diagonal.
+    AntiTranspose,
+}
+
+impl Symmetry {
+    /// All 8 symmetries, the identity first.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry::Identity,
+        Symmetry::Rotate90,
+        Symmetry::Rotate180,
+        Symmetry::Rotate270,
+        Symmetry::MirrorColumns,
+        Symmetry::MirrorRows,
+        Symmetry::Transpose,
+        Symmetry::AntiTranspose,
+    ];
+
+    /// This symmetry as (clockwise quarter turns, mirror first).
+    fn parts(self) -> (u8, bool) {
+        match self {
+            Symmetry::Identity => (0, false),
+            Symmetry::Rotate90 => (1, false),
+            Symmetry::Rotate180 => (2, false),
+            Symmetry::Rotate270 => (3, false),
+            Symmetry::MirrorColumns => (0, true),
+            Symmetry::AntiTranspose => (1, true),
+            Symmetry::MirrorRows => (2, true),
+            Symmetry::Transpose => (3, true),
+        }
+    }
+
+    fn from_parts(turns: u8, mirror: bool) -> Symmetry {
+        let i = (turns % 4) as usize + if mirror { 4 } else { 0 };
+        const BY_PARTS: [Symmetry; 8] = [
+            Symmetry::Identity,
+            Symmetry::Rotate90,
+            Symmetry::Rotate180,
+            Symmetry::Rotate270,
+            Symmetry::MirrorColumns,
+            Symmetry::AntiTranspose,
+            Symmetry::MirrorRows,
+            Symmetry::Transpose,
+        ];
+        BY_PARTS[i]
+    }
+
+    /// Where the square `(row, col)` of an `n` x `n` board goes (`row, col < n`).
+    ///
+    /// ```
+    /// use nqueens::Symmetry;
+    /// assert_eq!(Symmetry::Rotate90.apply(8, 0, 0), (0, 7));
+    /// assert_eq!(Symmetry::Transpose.apply(8, 1, 5), (5, 1));
+    /// ```
+    pub fn apply(self, n: usize, row: usize, col: usize) -> (usize, usize) {
+        let m = n - 1;
+        let (r, c) = (row, col);
+        match self {
+            Symmetry::Identity => (r, c),
+            Symmetry::Rotate90 => (c, m - r),
+            Symmetry::Rotate180 => (m - r, m - c),
+            Symmetry::Rotate270 => (m - c, r),
+            Symmetry::MirrorColumns => (r, m - c),
+            Symmetry::MirrorRows => (m - r, c),
+            Symmetry::Transpose => (c, r),
+            Symmetry::AntiTranspose => (m - c, m - r),
+        }
+    }
+
+    /// `true` for the quarter, half and three-quarter turns (not the identity, no mirror).
+    ///
+    /// ```
+    /// use nqueens::Symmetry;
+    /// assert!(Symmetry::Rotate180.is_rotation());
+    /// assert!(!Symmetry::Identity.is_rotation() && !Symmetry::Transpose.is_rotation());
+    /// ```
+    pub fn is_rotation(self) -> bool {
+        matches!(
+            self,
+            Symmetry::Rotate90 | Symmetry::Rotate180 | Symmetry::Rotate270
+        )
+    }
+
+    /// The symmetry that applies `self` first, then `next`.
+    ///
+    /// ```
+    /// use nqueens::Symmetry;
+    /// assert_eq!(Symmetry::MirrorColumns.then(Symmetry::Rotate90), Symmetry::AntiTranspose);
+    /// ```
+    pub fn then(self, next: Symmetry) -> Symmetry {
+        let (t1, m1) = self.parts();
+        let (t2, m2) = next.parts();
+        // Moving a mirror past a turn reverses the turn: M R = R^-1 M.
+        let t1 = if m2 { 4 - t1 } else { t1 };
+        Symmetry::from_parts(t1 + t2, m1 != m2)
+    }
+
+    /// The symmetry that undoes this one.
+    ///
+    /// ```
+    /// use nqueens::Symmetry;
+    /// assert_eq!(Symmetry::Rotate90.inverse(), Symmetry::Rotate270);
+    /// ```
+    pub fn inverse(self) -> Symmetry {
+        match self.parts() {
+            (t, false) => Symmetry::from_parts(4 - t, false),
+            // Every mirror-then-turn is a reflection, its own inverse.
+            (_, true) => self,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Symmetry;
+
+    /// `apply` is written out as a table for speed; it must equal the definition: the mirror
+    /// first, then the quarter turns.
+    #[test]
+    fn apply_is_mirror_then_turns() {
+        for n in 1..=7 {
+            for s in Symmetry::ALL {
+                let (turns, mirror) = s.parts();
+                for row in 0..n {
+                    for col in 0..n {
+                        let (mut r, mut c) = (row, if mirror { n - 1 - col } else { col });
+                        for _ in 0..turns {
+                            (r, c) = (c, n - 1 - r);
+                        }
+                        assert_eq!(s.apply(n, row, col), (r, c), "{s:?} n={n}");
+                    }
+                }
+            }
+        }
+    }
+}
