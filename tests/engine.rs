@@ -4,45 +4,22 @@ mod common;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use nqueens::engine::backtrack::constellation::{
-    self, constellations, prefixes, transform, Constellation, Frame, Start,
-};
-use nqueens::engine::backtrack::BacktrackTasks;
-use nqueens::engine::backtrack::{kernel, run, Strategy, Tally, TaskSet};
+use nqueens::engine::backtrack::constellation::{constellations, prefixes, Constellation, Frame, Start};
+use nqueens::engine::backtrack::{kernel, BacktrackTasks};
+use nqueens::engine::{run, Strategy, Tally, TaskSet};
+use nqueens::Symmetry;
 use proptest::prelude::*;
 
-/// Every solution for `n`, by plain row-by-row backtracking over a column array.
-fn solutions(n: usize) -> Vec<Vec<u32>> {
-    fn go(n: usize, cols: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
-        let r = cols.len();
-        if r == n {
-            out.push(cols.clone());
-            return;
-        }
-        for c in 0..n as u32 {
-            let safe = cols
-                .iter()
-                .enumerate()
-                .all(|(r2, &c2)| c2 != c && (r - r2) as i64 != (c as i64 - c2 as i64).abs());
-            if safe {
-                cols.push(c);
-                go(n, cols, out);
-                cols.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    go(n, &mut Vec::new(), &mut out);
-    out
-}
+use common::brute_force as solutions;
 
 /// The number of the eight symmetries that map `s` onto itself.
 fn symmetries_fixing(s: &[u32]) -> u128 {
     let n = s.len();
-    (0..tasks::SYMMETRIES)
+    Symmetry::ALL
+        .into_iter()
         .filter(|&g| {
             s.iter().enumerate().all(|(r, &c)| {
-                let (r2, c2) = transform(g, n, r, c as usize);
+                let (r2, c2) = g.apply(n, r, c as usize);
                 s[r2] as usize == c2
             })
         })
@@ -51,7 +28,8 @@ fn symmetries_fixing(s: &[u32]) -> u128 {
 
 fn sum(set: &dyn TaskSet, threads: usize) -> Tally {
     let all: Vec<usize> = (0..set.len()).collect();
-    let out = run::count(set, &all, threads, &AtomicBool::new(false), &|_, _| Ok(())).unwrap();
+    let never = AtomicBool::new(false);
+    let out = run::count_tasks(set, &all, threads, &never, &|_, _| Ok::<(), ()>(())).unwrap();
     assert!(!out.stopped);
     out.tally
 }
@@ -124,8 +102,37 @@ fn task_list_is_deterministic() {
             );
         }
     }
-    // The list is the constellations in their fixed order, so its size is fixed too.
-    assert_eq!(constellations(8), constellations(8));
+}
+
+#[test]
+fn the_list_holds_one_constellation_of_each_class_of_solutions() {
+    // Against brute force: the classes of the solutions' own border queens are exactly the
+    // classes the list names, once each.
+    let canonical = |c: Constellation, n: usize| {
+        Symmetry::ALL
+            .iter()
+            .map(|&g| c.transformed(g, n))
+            .min()
+            .unwrap()
+    };
+    for n in 5..=10 {
+        let listed: Vec<Constellation> =
+            constellations(n).into_iter().map(|c| canonical(c, n)).collect();
+        let mut unique = listed.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), listed.len(), "n={n}: a class listed twice");
+        let mut found: Vec<Constellation> = solutions(n)
+            .iter()
+            .map(|s| canonical(Constellation::of(s), n))
+            .collect();
+        found.sort();
+        found.dedup();
+        assert!(
+            found.iter().all(|c| unique.binary_search(c).is_ok()),
+            "n={n}: a solution's class is missing"
+        );
+    }
 }
 
 #[test]
@@ -138,7 +145,7 @@ fn every_task_has_the_weight_of_its_class() {
         }
         let all = solutions(n);
         for (c, tally) in by_class {
-            let orbit: Vec<Constellation> = (0..8).map(|g| c.transformed(g, n)).collect();
+            let orbit: Vec<Constellation> = Symmetry::ALL.iter().map(|&g| c.transformed(g, n)).collect();
             let members: Vec<&Vec<u32>> = all
                 .iter()
                 .filter(|s| orbit.contains(&Constellation::of(s)))
@@ -158,7 +165,7 @@ fn every_solution_class_is_covered_once() {
             let c = Constellation::of(&s);
             let hits = reps
                 .iter()
-                .filter(|r| (0..8).any(|g| r.transformed(g, n) == c))
+                .filter(|r| Symmetry::ALL.iter().any(|&g| r.transformed(g, n) == c))
                 .count();
             assert_eq!(hits, 1, "N={n} solution {s:?}");
         }
@@ -268,7 +275,7 @@ fn split_tasks_of_large_boards_count_the_same_both_ways() {
         set.constellation(i)
             .stabiliser(n)
             .into_iter()
-            .any(tasks::is_rotation)
+            .any(|g| g.is_rotation())
     };
     let picks: Vec<usize> = (0..set.len())
         .filter(|&i| symmetric(i))

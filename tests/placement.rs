@@ -1,6 +1,7 @@
 //! Placement: verification against an obvious oracle, and the symmetry group.
 
-use nqueens::placement::{Defect, Line, Symmetry};
+use nqueens::placement::{Defect, Line};
+use nqueens::Symmetry;
 use nqueens::Placement;
 use proptest::prelude::*;
 

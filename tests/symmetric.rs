@@ -4,30 +4,12 @@ mod common;
 
 use nqueens::engine::join::symmetric::{count, count_from, reflection_fixed, Turn};
 
-/// Every solution for `n`, listed by the plainest backtracking: a queen per row, checked
-/// against all earlier queens.
+/// Every solution for `n`, from the shared brute-force oracle.
 fn all_solutions(n: usize) -> Vec<Vec<usize>> {
-    fn go(n: usize, q: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if q.len() == n {
-            out.push(q.clone());
-            return;
-        }
-        let r = q.len();
-        for c in 0..n {
-            let safe = q
-                .iter()
-                .enumerate()
-                .all(|(r2, &c2)| c2 != c && r - r2 != c.abs_diff(c2));
-            if safe {
-                q.push(c);
-                go(n, q, out);
-                q.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    go(n, &mut Vec::new(), &mut out);
-    out
+    common::brute_force(n)
+        .into_iter()
+        .map(|s| s.into_iter().map(|c| c as usize).collect())
+        .collect()
 }
 
 /// The solution turned by 90 degrees: the queen at (r, c) moves to (c, n-1-r).

@@ -223,12 +223,11 @@ fn list(missing: &[usize]) -> String {
 /// shards of one count, and adds them up.
 ///
 /// ```
-/// use nqueens::engine::{shard::{merge, ShardResult, Slice}, tasks, Strategy, TaskSet, Tally};
-/// let set = tasks(8, Strategy::Backtrack).unwrap();
+/// use nqueens::{Counter, engine::shard::{merge, ShardResult, Slice}};
 /// let shard = |i| {
-///     let s = Slice { index: i, count: 2 };
-///     let t: Tally = s.indices(set.len()).map(|t| set.count(t)).sum();
-///     (format!("s{i}.json"), ShardResult::new(set.as_ref(), s, t, 0.0, "here".into()))
+///     let r = Counter::new(8).shard(Slice { index: i, count: 2 }).run().unwrap();
+///     let list = r.list.as_ref().unwrap();
+///     (format!("s{i}.json"), ShardResult::new(list, r.tally, r.seconds, "here".into()))
 /// };
 /// let sum = merge(&[shard(1), shard(2)]).unwrap();
 /// assert_eq!((sum.total, sum.unique()), (92, 12));

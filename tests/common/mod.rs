@@ -5,3 +5,29 @@
 pub fn counts(n: usize) -> (u128, u128) {
     nqueens::reference::published(n).unwrap_or_else(|| panic!("no published count for N={n}"))
 }
+
+/// Every solution for `n` (columns by row, 0-based), by the plainest backtracking: a queen per
+/// row, checked against every earlier queen. The slow, obvious oracle of the fast counters.
+pub fn brute_force(n: usize) -> Vec<Vec<u32>> {
+    fn go(n: usize, cols: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+        let r = cols.len();
+        if r == n {
+            out.push(cols.clone());
+            return;
+        }
+        for c in 0..n as u32 {
+            let safe = cols
+                .iter()
+                .enumerate()
+                .all(|(r2, &c2)| c2 != c && r - r2 != c.abs_diff(c2) as usize);
+            if safe {
+                cols.push(c);
+                go(n, cols, out);
+                cols.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(n, &mut Vec::new(), &mut out);
+    out
+}
