@@ -8,6 +8,8 @@ use std::process::ExitCode;
 fn main() -> ExitCode {
     match cli::run() {
         Ok(()) => ExitCode::SUCCESS,
+        // A reader that goes away (`| head`) has had what it wanted: quiet, like `solve`.
+        Err(err) if cli::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(cli::exit_code(&err))

@@ -148,7 +148,9 @@ fn join_refuses_a_board_the_memory_limit_cannot_hold() {
         .assert()
         .code(2)
         .stdout("")
-        .stderr(predicate::str::contains("join engine").and(predicate::str::contains("--max-memory")));
+        .stderr(
+            predicate::str::contains("join engine").and(predicate::str::contains("--max-memory")),
+        );
 }
 
 #[test]

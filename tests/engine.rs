@@ -4,7 +4,9 @@ mod common;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use nqueens::engine::backtrack::constellation::{constellations, prefixes, Constellation, Frame, Start};
+use nqueens::engine::backtrack::constellation::{
+    constellations, prefixes, Constellation, Frame, Start,
+};
 use nqueens::engine::backtrack::{kernel, BacktrackTasks};
 use nqueens::engine::{run, Strategy, Tally, TaskSet};
 use nqueens::Symmetry;
@@ -116,8 +118,10 @@ fn the_list_holds_one_constellation_of_each_class_of_solutions() {
             .unwrap()
     };
     for n in 5..=10 {
-        let listed: Vec<Constellation> =
-            constellations(n).into_iter().map(|c| canonical(c, n)).collect();
+        let listed: Vec<Constellation> = constellations(n)
+            .into_iter()
+            .map(|c| canonical(c, n))
+            .collect();
         let mut unique = listed.clone();
         unique.sort();
         unique.dedup();
@@ -145,7 +149,8 @@ fn every_task_has_the_weight_of_its_class() {
         }
         let all = solutions(n);
         for (c, tally) in by_class {
-            let orbit: Vec<Constellation> = Symmetry::ALL.iter().map(|&g| c.transformed(g, n)).collect();
+            let orbit: Vec<Constellation> =
+                Symmetry::ALL.iter().map(|&g| c.transformed(g, n)).collect();
             let members: Vec<&Vec<u32>> = all
                 .iter()
                 .filter(|s| orbit.contains(&Constellation::of(s)))

@@ -5,14 +5,15 @@
 //! several times the one before, so the next cell would only be longer). The counts of all
 //! algorithms for an N must agree; a disagreement is marked in the table and fails the run.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use nqueens::algo::{Algo, Counts};
 
+use super::export::{Exporter, Output, Record, Value};
+use super::outfile::OutFile;
 use super::{bad_input, parse_range, progress};
 
 /// Arguments of `nqueens bench`.
@@ -36,16 +37,19 @@ pub struct Args {
     /// Comma-separated algorithms, in column order [default: the whole ladder].
     #[arg(long, value_name = "A,B,C")]
     algos: Option<String>,
-    /// Also write the cells as JSON to this file.
+    /// Also write the cells as JSON Lines to this file (one object per cell).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Also write the cells as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Also draw the table as an SVG picture: time against N on a log scale, a line per
+    /// algorithm.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
 }
 
 /// One measured (or skipped) cell of the table.
-#[derive(serde::Serialize)]
 struct Cell {
     n: usize,
     algo: &'static str,
@@ -74,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.budget
         )));
     }
-    let algos: Vec<Algo> = match &args.algos {
+    let mut algos: Vec<Algo> = match &args.algos {
         Some(list) => list
             .split(',')
             .map(|name| name.trim().parse::<Algo>())
@@ -82,6 +86,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map_err(bad_input)?,
         None => Algo::ALL.to_vec(),
     };
+    // A name given twice is one column, where it first appears.
+    let mut seen = Vec::new();
+    algos.retain(|a| {
+        let first = !seen.contains(a);
+        seen.push(*a);
+        first
+    });
+    // The files are checked before the first cell is timed.
+    let json = args.json.as_deref().map(OutFile::prepare).transpose()?;
+    let csv = args.csv.as_deref().map(OutFile::prepare).transpose()?;
+    let plot = args.plot.as_deref().map(OutFile::prepare).transpose()?;
     // Rows beyond every chosen algorithm's limit would be all `-`: the table stops before them.
     let reach = algos.iter().map(|a| a.max_n()).max().unwrap_or(0);
     if *range.start() > reach {
@@ -161,13 +176,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bar.suspend(|| write_row(&mut out, &widths, &line))?;
     }
     bar.finish_and_clear();
-    if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&cells).context("cannot encode the JSON")?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    for (file, format) in [(json, Output::Json), (csv, Output::Csv)] {
+        if let Some(file) = file {
+            file.commit(&export(&cells, format)?)?;
+        }
     }
-    if let Some(path) = &args.csv {
-        write_csv(path, &cells).with_context(|| format!("cannot write {}", path.display()))?;
+    if let Some(file) = plot {
+        file.commit(&super::plot::svg(&cells_by_algo(&algos, &cells))?)?;
     }
     if disagreements > 0 {
         anyhow::bail!("{disagreements} counts disagree with the other algorithms (marked !)");
@@ -204,20 +219,44 @@ fn duration(t: Duration) -> String {
     }
 }
 
-fn write_csv(path: &PathBuf, cells: &[Cell]) -> io::Result<()> {
-    let mut out = BufWriter::new(File::create(path)?);
-    writeln!(out, "n,algo,seconds,total,unique")?;
-    let opt = |v: Option<String>| v.unwrap_or_default();
-    for c in cells {
-        writeln!(
-            out,
-            "{},{},{},{},{}",
-            c.n,
-            c.algo,
-            opt(c.seconds.map(|s| format!("{s:.9}"))),
-            opt(c.total.map(|t| t.to_string())),
-            opt(c.unique.map(|u| u.to_string())),
-        )?;
+impl Record for Cell {
+    fn fields(&self) -> Vec<(&'static str, Value)> {
+        vec![
+            ("n", Value::Int(self.n as u128)),
+            ("algo", Value::Text(self.algo.to_string())),
+            (
+                "seconds",
+                self.seconds.map_or(Value::Missing, |s| Value::Float(s, 9)),
+            ),
+            ("total", self.total.into()),
+            ("unique", self.unique.into()),
+        ]
     }
-    out.flush()
+}
+
+/// The cells in one of the exporter's forms, for a file (without its final newline).
+fn export(cells: &[Cell], format: Output) -> anyhow::Result<String> {
+    let mut out = Vec::new();
+    let mut e = Exporter::new(&mut out, format);
+    for c in cells {
+        e.write(c)?;
+    }
+    let mut text = String::from_utf8(out).context("the exporter writes UTF-8")?;
+    text.pop();
+    Ok(text)
+}
+
+/// For each algorithm, its measured `(n, seconds)` points.
+fn cells_by_algo(algos: &[Algo], cells: &[Cell]) -> Vec<(&'static str, Vec<(usize, f64)>)> {
+    algos
+        .iter()
+        .map(|a| {
+            let points = cells
+                .iter()
+                .filter(|c| c.algo == a.name())
+                .filter_map(|c| c.seconds.map(|s| (c.n, s)))
+                .collect();
+            (a.name(), points)
+        })
+        .collect()
 }

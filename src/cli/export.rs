@@ -31,6 +31,18 @@ pub enum Value {
     Missing,
 }
 
+impl Value {
+    /// The value as a CSV cell.
+    fn csv(self) -> String {
+        match self {
+            Value::Int(i) => i.to_string(),
+            Value::Float(x, decimals) => format!("{x:.decimals$}"),
+            Value::Text(t) => t,
+            Value::Missing => String::new(),
+        }
+    }
+}
+
 impl<T: Into<u128>> From<Option<T>> for Value {
     fn from(v: Option<T>) -> Value {
         v.map_or(Value::Missing, |v| Value::Int(v.into()))
@@ -45,10 +57,23 @@ pub trait Record {
     fn csv_fields(&self) -> Vec<(&'static str, Value)> {
         self.fields()
     }
-    /// The header of the human table, printed before the first line.
-    fn table_header(&self) -> String;
-    /// This record's line of the human table.
-    fn table_line(&self) -> String;
+    /// The header of the human table, printed before the first line: the field names.
+    fn table_header(&self) -> String {
+        let names: Vec<&str> = self.fields().iter().map(|(k, _)| *k).collect();
+        names.join("  ")
+    }
+    /// This record's line of the human table: the values as in CSV, `-` where missing.
+    fn table_line(&self) -> String {
+        let cells: Vec<String> = self
+            .fields()
+            .into_iter()
+            .map(|(_, v)| match v {
+                Value::Missing => "-".into(),
+                v => v.csv(),
+            })
+            .collect();
+        cells.join("  ")
+    }
 }
 
 /// Writes records to `out` in one form.
@@ -86,15 +111,7 @@ impl<W: Write> Exporter<W> {
                     s.push_str(&names.join(","));
                     s.push('\n');
                 }
-                let cells: Vec<String> = fields
-                    .into_iter()
-                    .map(|(_, v)| match v {
-                        Value::Int(i) => i.to_string(),
-                        Value::Float(x, decimals) => format!("{x:.decimals$}"),
-                        Value::Text(t) => t,
-                        Value::Missing => String::new(),
-                    })
-                    .collect();
+                let cells: Vec<String> = fields.into_iter().map(|(_, v)| v.csv()).collect();
                 s.push_str(&cells.join(","));
             }
             Output::Json => {

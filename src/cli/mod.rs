@@ -11,6 +11,7 @@ mod export;
 mod find;
 mod merge;
 mod outfile;
+mod plot;
 mod progress;
 mod signals;
 mod sink;
@@ -66,6 +67,14 @@ pub fn bad_input(err: impl std::fmt::Display) -> anyhow::Error {
     BadInput(err.to_string()).into()
 }
 
+/// `true` if the error is a write to a pipe whose reader has gone.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// The exit code for an error: 2 if anything in its chain is bad input, else 1.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
     if err.chain().any(|e| e.is::<BadInput>()) {
@@ -77,10 +86,11 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
 
 /// Parses `N` or `A..=B` (also `A..B`, exclusive, and `A-B`) into an inclusive range of sizes.
 pub fn parse_range(s: &str) -> Result<RangeInclusive<usize>, String> {
+    // The whole argument is quoted: one side of `4..=` alone would read as `""`.
     let num = |t: &str| {
         t.trim()
             .parse::<usize>()
-            .map_err(|_| format!("{t:?} is not a board size (expected N or A..=B)"))
+            .map_err(|_| format!("{s:?} is not a board size or range (expected N or A..=B)"))
     };
     let range = if let Some((a, b)) = s.split_once("..=") {
         num(a)?..=num(b)?

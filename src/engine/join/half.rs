@@ -22,6 +22,8 @@
 //! left and a right queen can meet (`h - 1` per family) as a key, so that a pair is tested with
 //! one AND, and its share of the half's word, so that the word is an OR.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shape {
@@ -200,28 +202,32 @@ struct QuarterList {
 }
 
 impl QuarterList {
-    fn new(shape: &Shape, lo: usize, cols: usize) -> QuarterList {
+    /// The list, or `None` if `stop` was set while it was being made.
+    fn new(shape: &Shape, lo: usize, cols: usize, stop: &AtomicBool) -> Option<QuarterList> {
         let keys = Keys::new(shape.h, cols);
         // Two passes over the same search: count the entries of each key, then place them.
         let mut start = vec![0u32; keys.len() + 1];
-        quarter_search(shape, lo, cols, &mut |rows, used, _, _| {
+        quarter_search(shape, lo, cols, stop, &mut |rows, used, _, _| {
             start[keys.key(rows, used) + 1] += 1;
         });
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         for k in 1..start.len() {
             start[k] += start[k - 1];
         }
         let mut entries = vec![Entry::default(); start[keys.len()] as usize];
         let mut next = start.clone();
-        quarter_search(shape, lo, cols, &mut |rows, used, sum, diff| {
+        quarter_search(shape, lo, cols, stop, &mut |rows, used, sum, diff| {
             let key = keys.key(rows, used);
             entries[next[key] as usize] = Entry::new(shape, sum, diff);
             next[key] += 1;
         });
-        QuarterList {
+        (!stop.load(Ordering::Relaxed)).then_some(QuarterList {
             keys,
             start,
             entries,
-        }
+        })
     }
 
     /// The placements using exactly `rows` and the quarter's columns `cols` (relative).
@@ -234,10 +240,12 @@ impl QuarterList {
 
 /// Calls `visit(rows, cols, sum, diff)` for every placement in the quarter of columns
 /// `lo..lo + cols` and rows `0..h`: the rows and (relative) columns it uses and its diagonals.
+/// Once `stop` is set it ends early, leaving the listing incomplete.
 fn quarter_search(
     shape: &Shape,
     lo: usize,
     cols: usize,
+    stop: &AtomicBool,
     visit: &mut impl FnMut(u32, u32, u64, u64),
 ) {
     fn go(
@@ -246,14 +254,20 @@ fn quarter_search(
         cols: usize,
         row: usize,
         used: (u32, u32, u64, u64),
+        stop: &AtomicBool,
         visit: &mut impl FnMut(u32, u32, u64, u64),
     ) {
+        // The lists take minutes at n = 24: look at the flag in the upper half of the tree,
+        // where a node has thousands below it, so the load costs nothing measurable.
+        if 2 * row < shape.h && stop.load(Ordering::Relaxed) {
+            return;
+        }
         if row == shape.h {
             visit(used.0, used.1, used.2, used.3);
             return;
         }
         // The row may stay empty: its queen is in the other quarter.
-        go(shape, lo, cols, row + 1, used, visit);
+        go(shape, lo, cols, row + 1, used, stop, visit);
         for c in 0..cols {
             let (sum, diff) = (1u64 << (row + lo + c), 1u64 << (lo + c + shape.n - 1 - row));
             if used.1 & 1 << c == 0 && used.2 & sum == 0 && used.3 & diff == 0 {
@@ -263,11 +277,11 @@ fn quarter_search(
                     used.2 | sum,
                     used.3 | diff,
                 );
-                go(shape, lo, cols, row + 1, next, visit);
+                go(shape, lo, cols, row + 1, next, stop, visit);
             }
         }
     }
-    go(shape, lo, cols, 0, (0, 0, 0, 0), visit);
+    go(shape, lo, cols, 0, (0, 0, 0, 0), stop, visit);
 }
 
 /// The quarter lists of both sides, shared by all tasks of a board.
@@ -283,9 +297,11 @@ impl Quarters {
     /// The first task of a run builds them while the other threads wait for them, so on more
     /// than one thread the two quarters are built at once (measured: 0.14 s on one thread at
     /// `n = 18`, 5% of the whole count).
-    pub fn new(shape: &Shape) -> Quarters {
-        let left = || QuarterList::new(shape, 0, shape.h);
-        let right = || QuarterList::new(shape, shape.h, shape.n - shape.h);
+    ///
+    /// `None` if `stop` was set while they were being made.
+    pub fn new(shape: &Shape, stop: &AtomicBool) -> Option<Quarters> {
+        let left = || QuarterList::new(shape, 0, shape.h, stop);
+        let right = || QuarterList::new(shape, shape.h, shape.n - shape.h, stop);
         let (left, right) = if rayon::current_num_threads() > 1 {
             // A plain thread, not a rayon task: the pool's other threads are blocked waiting.
             std::thread::scope(|s| {
@@ -298,11 +314,11 @@ impl Quarters {
         } else {
             (left(), right())
         };
-        Quarters {
+        Some(Quarters {
             shape: *shape,
-            left,
-            right,
-        }
+            left: left?,
+            right: right?,
+        })
     }
 
     /// Bytes the lists of an `n` board occupy: 16 per placement, plus the key tables.

@@ -46,7 +46,7 @@ mod half;
 mod sieve;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use half::{Combinations, Quarters, Shape, Side};
 use sieve::{Classes, Gather, Sieve};
@@ -84,6 +84,8 @@ pub struct JoinTasks {
     main: Vec<u32>,
     /// Built by the first task that needs them, then shared.
     quarters: OnceLock<Quarters>,
+    /// Held while the quarter lists are being made, so they are made once.
+    building: Mutex<()>,
     /// The most top words a task holds at once.
     chunk: usize,
 }
@@ -119,6 +121,7 @@ impl JoinTasks {
             shape,
             main,
             quarters: OnceLock::new(),
+            building: Mutex::new(()),
             chunk: CHUNK,
         })
     }
@@ -138,9 +141,25 @@ impl JoinTasks {
         Ok(tasks)
     }
 
+    /// The quarter lists, made by the first task that needs them while the others wait; `None`
+    /// if `stop` was set before they were complete (the next task tries again).
+    fn quarters(&self, stop: &AtomicBool) -> Option<&Quarters> {
+        if let Some(q) = self.quarters.get() {
+            return Some(q);
+        }
+        let _one_builder = self.building.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(q) = self.quarters.get() {
+            return Some(q);
+        }
+        let made = Quarters::new(&self.shape, stop)?;
+        Some(self.quarters.get_or_init(|| made))
+    }
+
     /// Counts the solutions of the main task with top columns `cols`, weighted.
     fn count_main(&self, cols: u32, stop: &AtomicBool) -> u64 {
-        let quarters = self.quarters.get_or_init(|| Quarters::new(&self.shape));
+        let Some(quarters) = self.quarters(stop) else {
+            return 0;
+        };
         SCRATCH.with_borrow_mut(|scratch| {
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("avx2")

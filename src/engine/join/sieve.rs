@@ -444,7 +444,11 @@ mod tests {
                     disjoint << (q & doubling).count_ones()
                 })
                 .sum();
-            assert_eq!(sieve.count(&asked, &AtomicBool::new(false)), slow, "{len} words of {bits} bits");
+            assert_eq!(
+                sieve.count(&asked, &AtomicBool::new(false)),
+                slow,
+                "{len} words of {bits} bits"
+            );
         }
     }
 
