@@ -2,7 +2,7 @@
 
 use std::ops::RangeInclusive;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod bench;
 mod complete;
@@ -42,11 +42,97 @@ enum Command {
     Bench(bench::Args),
     /// Add up shard results into one count.
     Merge(merge::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to stdout: `nqueens man > nqueens.1`.
+    Man,
+}
+
+/// Examples and exit codes shown at the end of each subcommand's `--help`.
+const HELP: [(&str, &str, &str); 9] = [
+    (
+        "count",
+        "  nqueens count 16                          total and unique, all cores
+  nqueens count 4..=18 --format csv         the reference documents' table
+  nqueens count 12 --algo flags             one algorithm of the ladder
+  nqueens count 21 --checkpoint run.ck      resumable: Ctrl-C, then the same command
+  nqueens count 23 --shard 7/100 --out s7.json   one slice, for `nqueens merge`",
+        "0 counted; 1 interrupted or a write failed; 2 bad usage, N out of range, over --max-memory, a checkpoint of another count",
+    ),
+    (
+        "solve",
+        "  nqueens solve 8\n  nqueens solve 10 --unique --format perm\n  nqueens solve 64 --limit 1",
+        "0 listed; 2 bad usage or N out of range",
+    ),
+    (
+        "find",
+        "  nqueens find 1000000 > big.txt\n  nqueens find 1000 --random --seed 7",
+        "0 found; 1 none exists (N = 2, 3) or a limit was reached; 2 bad usage",
+    ),
+    (
+        "complete",
+        "  nqueens complete puzzle.txt\n  nqueens complete puzzle.txt --count --stats\n  echo 'Q.......' | nqueens complete - --all --format perm",
+        "0 completed (or counted); 1 no completion, or a limit was reached; 2 bad usage or a malformed instance",
+    ),
+    (
+        "verify",
+        "  nqueens solve 8 | nqueens verify\n  nqueens verify solutions.txt",
+        "0 every placement is a solution; 1 some are not; 2 bad usage or unreadable input",
+    ),
+    (
+        "bench",
+        "  nqueens bench\n  nqueens bench 4..=16 --budget 2 --algos flags,bitboard,mirror\n  nqueens bench 4..=14 --plot ladder.svg --csv ladder.csv",
+        "0 all counts agree; 1 some disagree or a write failed; 2 bad usage",
+    ),
+    (
+        "merge",
+        "  nqueens merge s*.json\n  nqueens merge s*.json --format json",
+        "0 merged; 2 a shard missing, repeated, damaged or of another count",
+    ),
+    (
+        "completions",
+        "  nqueens completions bash > /etc/bash_completion.d/nqueens",
+        "0 printed; 2 bad usage",
+    ),
+    (
+        "man",
+        "  nqueens man > nqueens.1 && man ./nqueens.1",
+        "0 printed; 2 bad usage",
+    ),
+];
+
+/// The command-line definition, with examples and exit codes added to every subcommand.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    for (name, examples, codes) in HELP {
+        cmd = cmd.mut_subcommand(name, |sub| {
+            let before = sub
+                .get_after_help()
+                .map(|h| format!("{h}\n\n"))
+                .unwrap_or_default();
+            sub.after_help(format!(
+                "{before}Examples:\n{examples}\n\nExit status: {codes}."
+            ))
+        });
+    }
+    cmd
 }
 
 /// Parses the arguments and runs the subcommand.
 pub fn run() -> anyhow::Result<()> {
-    match Cli::parse().command {
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
+    match cli.command {
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut command(), "nqueens", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => {
+            clap_mangen::Man::new(command()).render(&mut std::io::stdout())?;
+            Ok(())
+        }
         Command::Count(a) => count::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Find(a) => find::run(a),
