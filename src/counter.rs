@@ -1,4 +1,4 @@
-//! The front door for counting: [`count`](crate::count) for the plain job, [`Counter`] for
+//! The front door for counting: [`count`] for the plain job, [`Counter`] for
 //! every option (threads, strategy, a ladder algorithm, memory limit, progress, checkpoint,
 //! shard, cancellation).
 //!

@@ -6,10 +6,13 @@
 //! produce task lists: [`Strategy::Backtrack`] (bitboard search below pre-placed queens) and
 //! [`Strategy::Join`] (half-boards joined on their diagonals).
 //!
-//! - [`tasks`](mod@tasks): the Backtrack split, canonical border constellations with symmetry weights.
-//! - [`kernel`]: the hot loop that counts one task.
-//! - [`backtrack`]: the Backtrack task list, tying the two together.
+//! - [`backtrack`]: the Backtrack strategy: its split into border constellations
+//!   ([`backtrack::constellation`]) and the hot loop that counts one task ([`backtrack::kernel`]).
+//! - [`join`]: the Join strategy: half-boards joined on their diagonals, with the counts of
+//!   rotation-symmetric solutions for the unique count ([`join::symmetric`]).
 //! - [`run`]: counts task indices on a pool of threads, reporting each finished task.
+//!
+//! Most users want [`crate::count`] or [`crate::Counter`], which put these together.
 //! - [`checkpoint`]: an append-only journal of finished tasks, to resume a stopped count.
 //! - [`shard`]: slices of the list for many machines, and their merge.
 

@@ -1,4 +1,4 @@
-//! Text forms of a [`Placement`](crate::Placement): writing and reading back.
+//! Text forms of a [`Placement`]: writing and reading back.
 //!
 //! Four formats, each in its own module: [`perm`] (the 1-based column of each row on one line,
 //! the compact form), [`board`] (the board drawn with `Q` and `.`), [`json`] (one JSON object
@@ -82,7 +82,7 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
-/// Reads placements one record at a time from any mix of the formats that [`write`] produces.
+/// Reads placements one record at a time from any mix of the formats that [`write()`] produces.
 ///
 /// The format of each record is told by its first non-blank character: a digit starts a perm
 /// line, `Q` or `.` a board, `{` a JSON object, `<` an SVG document. A malformed record gives

@@ -10,11 +10,11 @@
 //!    top placement attacks, then joins, for each middle column in turn, the top placements
 //!    that leave it free with the bottom half that avoids it.
 //! 2. **Each half is summed up by a word**: the diagonals crossing the cut that it occupies
-//!    ([`half`]). The top half's placements using `C` give a list of words `u`; the bottom
+//!    (`half.rs`). The top half's placements using `C` give a list of words `u`; the bottom
 //!    half's placements using the other columns give words `v`; the solutions of the task are
 //!    the pairs with `u & v == 0`. The halves themselves are glued from quarter-board lists
 //!    made once per board, which is much cheaper than searching each half per task.
-//! 3. **Counting disjoint pairs** is the hot loop ([`sieve`]): the stored words are kept
+//! 3. **Counting disjoint pairs** is the hot loop (`sieve.rs`): the stored words are kept
 //!    bit-sliced in groups of 256, with the rows of each chunk of 6 bit positions ANDed ahead
 //!    of time for all 64 patterns, so a query word is tested against 256 stored words with 6
 //!    vector ANDs and a popcount. Both sides are sorted once per join by a few busy "cut" bits,
@@ -28,7 +28,7 @@
 //! family, ordered by `C` first, is counted, weighted by the family's size; a task is a `C`
 //! with at least one such join. The other symmetries (the reflections in the two long
 //! diagonals) do not map tasks to tasks, but they halve the pairs a join tests
-//! ([`twice_held`]): only the words that leave both long diagonals empty are stored.
+//! (`twice_held`): only the words that leave both long diagonals empty are stored.
 //!
 //! **Unique solutions** come from Burnside's lemma ([`symmetric`]): the list ends with
 //! small tasks that count the solutions unchanged by a half turn (`P`) and by a quarter turn
