@@ -177,7 +177,15 @@ fn row(result: &CountResult, time: bool) -> CountRow {
 /// A count error as the command line reports it: bad input (exit 2) where it is.
 fn count_error(err: CountError) -> anyhow::Error {
     match err {
-        CountError::Memory { .. } => bad_input(format!("{err}: see --max-memory and --threads")),
+        CountError::Memory {
+            n,
+            strategy,
+            threads,
+            need,
+            limit,
+        } => bad_input(format!(
+            "counting N={n} with the {strategy} engine on {threads} threads needs {need} bytes of memory, more than the limit of {limit} (raise --max-memory or use fewer --threads)"
+        )),
         e if e.is_bad_input() => bad_input(e),
         e => e.into(),
     }
