@@ -28,7 +28,9 @@ fn readme_examples_print_what_they_show() {
         }
     }
     for (cmd, shown) in examples {
-        let elided = shown.iter().any(|l| l.trim() == "..." || l.contains("hh:mm"));
+        let elided = shown
+            .iter()
+            .any(|l| l.trim() == "..." || l.contains("hh:mm"));
         if elided || cmd.contains('#') {
             continue;
         }

@@ -6,6 +6,7 @@
 //! algorithms for an N must agree; a disagreement is marked in the table and fails the run.
 
 use std::io::{self, Write};
+use std::ops::RangeInclusive;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -26,17 +27,17 @@ use super::{bad_input, parse_range, progress};
 )]
 pub struct Args {
     /// Sizes: N or A..=B (also A..B, A-B) [default: 4..=14].
-    #[arg(value_name = "RANGE")]
-    range: Option<String>,
+    #[arg(value_name = "RANGE", value_parser = parse_range)]
+    range: Option<RangeInclusive<usize>>,
     /// Sizes, as the positional argument.
-    #[arg(long = "range", value_name = "RANGE", conflicts_with = "range")]
-    range_flag: Option<String>,
+    #[arg(long = "range", value_name = "RANGE", conflicts_with = "range", value_parser = parse_range)]
+    range_flag: Option<RangeInclusive<usize>>,
     /// Seconds per cell: an algorithm whose cell takes longer skips the bigger N.
-    #[arg(long, value_name = "SECONDS", default_value_t = 5.0)]
-    budget: f64,
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = super::parse_seconds)]
+    budget: Duration,
     /// Comma-separated algorithms, in column order [default: the whole ladder].
-    #[arg(long, value_name = "A,B,C")]
-    algos: Option<String>,
+    #[arg(long, value_name = "A,B,C", value_parser = parse_algos)]
+    algos: Option<AlgoList>,
     /// Also write the cells as JSON Lines to this file (one object per cell).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
@@ -47,6 +48,23 @@ pub struct Args {
     /// algorithm.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+}
+
+/// The algorithms of `--algos`, in column order.
+#[derive(Clone)]
+struct AlgoList(Vec<Algo>);
+
+/// Parses `--algos`: names separated by commas; a name given twice is one column, where it
+/// first appears.
+fn parse_algos(list: &str) -> Result<AlgoList, String> {
+    let mut algos = Vec::new();
+    for name in list.split(',') {
+        let algo = name.trim().parse::<Algo>().map_err(|e| e.to_string())?;
+        if !algos.contains(&algo) {
+            algos.push(algo);
+        }
+    }
+    Ok(AlgoList(algos))
 }
 
 /// One measured (or skipped) cell of the table.
@@ -61,38 +79,11 @@ struct Cell {
 
 /// Runs `nqueens bench`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let range = args
-        .range
-        .as_deref()
-        .or(args.range_flag.as_deref())
-        .map(parse_range)
-        .transpose()
-        .map_err(bad_input)?
-        .unwrap_or(4..=14);
+    let range = args.range.or(args.range_flag).unwrap_or(4..=14);
     if *range.start() == 0 {
         return Err(bad_input("N must be at least 1: a board needs a row"));
     }
-    if !(args.budget.is_finite() && args.budget > 0.0) {
-        return Err(bad_input(format!(
-            "--budget {} is not a positive number of seconds",
-            args.budget
-        )));
-    }
-    let mut algos: Vec<Algo> = match &args.algos {
-        Some(list) => list
-            .split(',')
-            .map(|name| name.trim().parse::<Algo>())
-            .collect::<Result<_, _>>()
-            .map_err(bad_input)?,
-        None => Algo::ALL.to_vec(),
-    };
-    // A name given twice is one column, where it first appears.
-    let mut seen = Vec::new();
-    algos.retain(|a| {
-        let first = !seen.contains(a);
-        seen.push(*a);
-        first
-    });
+    let algos = args.algos.map_or(Algo::ALL.to_vec(), |list| list.0);
     // The files are checked before the first cell is timed.
     let json = args.json.as_deref().map(OutFile::prepare).transpose()?;
     let csv = args.csv.as_deref().map(OutFile::prepare).transpose()?;
@@ -115,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let range = *range.start()..=(*range.end()).min(reach);
-    let budget = Duration::from_secs_f64(args.budget);
+    let budget = args.budget;
     let bar = progress::bar((range.clone().count() * algos.len()) as u64, "cells");
     let mut out = io::stdout().lock();
     let header: Vec<String> = ["N", "total", "unique"]

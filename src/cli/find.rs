@@ -46,11 +46,12 @@ pub struct Args {
     #[arg(
         long,
         value_name = "SECS",
-        default_value_t = 60.0,
+        default_value = "60",
         requires = "first",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_parser = super::parse_seconds
     )]
-    time_limit: f64,
+    time_limit: Duration,
     /// Refuse --random if it would need more memory than this (bytes; K, M, G suffixes; about
     /// 5 bytes a queen) [default: the memory available now, or 4G where that is unknown].
     #[arg(long, value_parser = super::parse_bytes, requires = "random")]
@@ -69,22 +70,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     check_format(n, args.format)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let written = if args.first {
-        if args.time_limit.is_nan() || args.time_limit <= 0.0 {
-            return Err(super::bad_input(format!(
-                "--time-limit {}: expected a positive number of seconds",
-                args.time_limit
-            )));
-        }
         // A limit too far away to represent is no limit.
-        let deadline = Duration::try_from_secs_f64(args.time_limit)
-            .ok()
-            .and_then(|limit| Instant::now().checked_add(limit));
+        let deadline = Instant::now().checked_add(args.time_limit);
         let placement = match large::first(n, deadline) {
             Ok(p) => p.context("backtracking found no solution")?,
             Err(timeout) => bail!(
                 "--first found no solution for N={n} within {} s ({} queens placed); \
                  without --first a solution comes at once",
-                args.time_limit,
+                args.time_limit.as_secs_f64(),
                 timeout.nodes
             ),
         };

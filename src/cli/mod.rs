@@ -198,6 +198,17 @@ pub fn parse_range(s: &str) -> Result<RangeInclusive<usize>, String> {
     Ok(range)
 }
 
+/// Parses a positive number of seconds (decimals allowed) into a duration; a duration too long
+/// to represent is refused, as no one means it.
+pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    s.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|&secs| secs > 0.0)
+        .and_then(|secs| std::time::Duration::try_from_secs_f64(secs).ok())
+        .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
+}
+
 /// Parses a byte count with an optional K, M, G or T suffix (powers of 1024).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s.trim();
