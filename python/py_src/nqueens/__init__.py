@@ -251,6 +251,8 @@ def table(results: Iterable[CountResult], *, time: bool = True) -> str:
 
 
 def _duration(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} us"
     if seconds < 1:
         return f"{seconds * 1e3:.2f} ms"
     if seconds < 60:
