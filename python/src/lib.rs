@@ -37,8 +37,8 @@ const POLL: Duration = Duration::from_millis(50);
 /// counting thread would cost more than the count (0.3 ms against 3 us for N = 8).
 const QUICK_N: usize = 12;
 
-/// Engines needing less memory than this are not checked against the memory available,
-/// which costs a read of `/proc/meminfo` (more than a small count takes).
+/// Counts and searches needing less memory than this are not checked against the memory
+/// available, which costs a read of `/proc/meminfo` (50 us, more than a small count takes).
 const SMALL_MEMORY: u64 = 64 << 20;
 
 /// An integer argument as a `u64`: `TypeError` for what is not an int (a `bool` neither),
@@ -428,6 +428,7 @@ fn find<'py>(
     let need = search + 8 * n as u64;
     let limit = match max_memory {
         Some(m) => natural(m, "max_memory")?,
+        None if need <= SMALL_MEMORY => u64::MAX,
         None => available_memory(),
     };
     if need > limit {
