@@ -1,0 +1,171 @@
+"""count(): against the published counts, every method, progress, Ctrl-C, the GIL."""
+
+import _thread
+import doctest
+import pathlib
+import threading
+import time
+
+import pytest
+
+import nqueens
+
+COUNTS = pathlib.Path(__file__).resolve().parents[2] / "data" / "counts.tsv"
+
+
+def published():
+    """{n: (total, unique)} from data/counts.tsv (OEIS A000170 and A002562)."""
+    rows = {}
+    for line in COUNTS.read_text().splitlines():
+        if line.startswith("#") or line.startswith("n\t"):
+            continue
+        n, total, unique = line.split("\t")
+        rows[int(n)] = (int(total), int(unique))
+    return rows
+
+
+PUBLISHED = published()
+
+
+@pytest.mark.parametrize("n", range(1, 17))
+def test_default_count_is_the_published_one(n):
+    r = nqueens.count(n)
+    assert (r.n, r.total, r.unique) == (n, *PUBLISHED[n])
+    assert r.seconds >= 0
+    assert r.method.startswith(("engine/", "algo/symmetry"))
+
+
+@pytest.mark.parametrize("strategy", nqueens.STRATEGIES)
+@pytest.mark.parametrize("n", [5, 8, 12, 13, 15])
+def test_each_strategy(n, strategy):
+    r = nqueens.count(n, strategy=strategy, threads=1)
+    assert (r.total, r.unique) == PUBLISHED[n]
+    assert r.method == f"engine/{strategy}"
+
+
+@pytest.mark.parametrize("algo", nqueens.ALGORITHMS)
+def test_each_algorithm_of_the_ladder(algo):
+    for n in range(1, 9):
+        r = nqueens.count(n, algo=algo)
+        assert r.total == PUBLISHED[n][0]
+        assert r.method == f"algo/{algo}"
+        assert r.unique == (PUBLISHED[n][1] if algo == "symmetry" else None)
+
+
+def test_unique_false_leaves_it_out():
+    assert nqueens.count(10, unique=False).unique is None
+    assert nqueens.count(14, unique=False).total == PUBLISHED[14][0]
+
+
+def test_a_range_gives_the_table():
+    results = nqueens.count(range(4, 15))
+    assert [(r.n, r.total, r.unique) for r in results] == [
+        (n, *PUBLISHED[n]) for n in range(4, 15)
+    ]
+    text = nqueens.table(results, time=False)
+    assert text.splitlines()[0] == "| N | total | unique |"
+    assert "| 14 | 365596 | 45752 |" in text.splitlines()
+    assert len(nqueens.table(results).splitlines()) == 2 + 11
+
+
+def test_a_range_is_checked_before_anything_is_counted():
+    seen = []
+    with pytest.raises(ValueError, match="not 40"):
+        nqueens.count([15, 40], progress=lambda done, total: seen.append(done))
+    assert seen == []
+
+
+def test_the_result_is_a_frozen_record():
+    r = nqueens.count(6)
+    assert r == nqueens.CountResult(6, 4, 1, r.seconds, r.method)
+    assert repr(r).startswith("CountResult(n=6, total=4, unique=1, seconds=")
+    with pytest.raises(AttributeError):
+        r.total = 5
+
+
+def test_progress_is_called_with_done_and_total():
+    calls = []
+    r = nqueens.count(16, threads=2, progress=lambda done, total: calls.append((done, total)))
+    assert r.total == PUBLISHED[16][0]
+    assert calls, "progress was never called"
+    done = [d for d, _ in calls]
+    assert done == sorted(done)
+    assert len({t for _, t in calls}) == 1
+    assert calls[-1][0] == calls[-1][1] > 0
+
+
+class FakeBar:
+    """What count() uses of a tqdm bar: n, total, update()."""
+
+    def __init__(self):
+        self.n, self.total, self.updates = 0, None, 0
+
+    def update(self, k):
+        self.n += k
+        self.updates += 1
+
+
+def test_progress_takes_a_tqdm_like_bar():
+    bar = FakeBar()
+    nqueens.count(15, progress=bar)
+    assert bar.total is not None and bar.n == bar.total and bar.updates >= 1
+
+
+def test_an_exception_in_progress_stops_the_count():
+    class Stop(Exception):
+        pass
+
+    def progress(done, total):
+        raise Stop
+
+    started = time.perf_counter()
+    with pytest.raises(Stop):
+        nqueens.count(19, strategy="backtrack", progress=progress)
+    # count(19) takes minutes on 2 cores: it was stopped, not finished.
+    assert time.perf_counter() - started < 30
+
+
+def test_ctrl_c_stops_a_long_count():
+    """KeyboardInterrupt comes within a second or two, not at the end of the count."""
+    timer = threading.Timer(0.5, _thread.interrupt_main)
+    timer.start()
+    started = time.perf_counter()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            nqueens.count(19, strategy="backtrack")
+    finally:
+        timer.cancel()
+    # count(19) takes minutes on 2 cores; the interrupt came after 0.5 s.
+    assert time.perf_counter() - started < 2.5
+    # The module is still usable.
+    assert nqueens.count(8).total == 92
+
+
+def test_the_gil_is_released_during_a_count():
+    ticks = 0
+    stop = threading.Event()
+
+    def spin():
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        time.sleep(0.05)
+        before = ticks
+        r = nqueens.count(16)
+        during = ticks - before
+    finally:
+        stop.set()
+        spinner.join()
+    assert r.total == PUBLISHED[16][0]
+    # Holding the GIL for the whole count would leave the spinner at 0.
+    assert during > 1000, during
+
+
+def test_docstring_examples():
+    failures, tried = doctest.testmod(nqueens, extraglobs={"nqueens": nqueens})
+    assert tried > 20
+    assert failures == 0

@@ -1,0 +1,57 @@
+"""Bad input to count(): ValueError or TypeError with the library's message, never a crash."""
+
+import pytest
+
+import nqueens
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, message",
+    [
+        ((0,), {}, ValueError, "counts N from 1 to"),
+        ((40,), {}, ValueError, "not 40"),
+        ((2**70,), {}, ValueError, "too large"),
+        ((-3,), {}, ValueError, "at least 0, not -3"),
+        ((8.0,), {}, TypeError, "int or an iterable of ints"),
+        (("8",), {}, TypeError, "N must be an int, not str"),
+        ((True,), {}, TypeError, "not bool"),
+        ((None,), {}, TypeError, "int or an iterable"),
+        ((13,), {"algo": "permutations"}, ValueError, "13! is 6.2 billion"),
+        ((29,), {"algo": "bitboard"}, ValueError, "overflows the 64-bit counter"),
+        ((8,), {"algo": "quantum"}, ValueError, 'unknown algorithm "quantum"; the ladder has: permutations'),
+        ((8,), {"strategy": "dfs"}, ValueError, 'unknown strategy "dfs"'),
+        ((8,), {"strategy": 1}, TypeError, "strategy"),
+        ((25,), {"strategy": "join"}, ValueError, "engine counts N from 1 to"),
+        ((8,), {"strategy": "join", "algo": "flags"}, ValueError, "exclude each other"),
+        ((8,), {"threads": 0}, ValueError, "threads must be at least 1"),
+        ((8,), {"threads": -2}, ValueError, "threads must be at least 0"),
+        ((8,), {"threads": "2"}, TypeError, "threads must be an int"),
+        ((18,), {"strategy": "join", "max_memory": 1000}, ValueError, "more than the limit of 1000.*max_memory"),
+        ((8,), {"max_memory": -1}, ValueError, "max_memory"),
+        ((8,), {"progress": 5}, TypeError, "progress must be"),
+        ((8,), {"algo": "flags", "checkpoint": "x.ckpt"}, ValueError, "checkpoint or a shard needs the engine"),
+    ],
+)
+def test_count_errors(args, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        nqueens.count(*args, **kwargs)
+
+
+def test_checkpoint_resumes(tmp_path):
+    path = tmp_path / "run.ckpt"
+    first = nqueens.count(15, checkpoint=path)
+    assert path.exists()
+    again = nqueens.count(15, checkpoint=str(path))
+    assert (again.total, again.unique) == (first.total, first.unique) == (2279184, 285053)
+
+
+def test_checkpoint_of_another_count(tmp_path):
+    path = tmp_path / "run.ckpt"
+    nqueens.count(14, checkpoint=path)
+    with pytest.raises(ValueError):
+        nqueens.count(15, checkpoint=path)
+
+
+def test_checkpoint_in_a_missing_directory(tmp_path):
+    with pytest.raises(OSError):
+        nqueens.count(14, checkpoint=tmp_path / "no" / "such" / "dir" / "run.ckpt")
