@@ -46,7 +46,6 @@
 //! - [`algo`]: the ladder of classic algorithms, from generate-and-test to bitboards.
 //! - [`solutions`](mod@solutions): lazy iterators over all solutions or one per symmetry class.
 //! - [`engine`]: the fast counter, split into numbered tasks for threads, checkpoints, shards.
-//! - [`inline`]: small counts on the calling thread, without starting threads.
 //! - [`cp`]: a propagation solver for partial placements and blocked squares.
 //! - [`large`]: one solution for huge `n`.
 //! - [`reference`](mod@reference): the published counts (OEIS) for N = 1..=27.
@@ -60,7 +59,6 @@ pub mod counter;
 pub mod cp;
 pub mod engine;
 pub mod format;
-pub mod inline;
 pub mod large;
 pub mod placement;
 pub mod reference;

@@ -33,7 +33,7 @@ use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 const POLL: Duration = Duration::from_millis(50);
 
 /// Counts of `n` up to this size take at most a few milliseconds: they run on the calling
-/// thread ([`nqueens::inline::count`]), since starting the library's thread pool and the
+/// thread ([`Counter::run_here`]), since starting the library's thread pool and the
 /// counting thread would cost more than the count (0.3 ms against 3 us for N = 8).
 const QUICK_N: usize = 12;
 
@@ -146,7 +146,7 @@ impl CountOptions {
             nqueens::counter::Method::Engine(s)
                 if engine::memory_estimate(n, s, c.thread_count()) > SMALL_MEMORY =>
             {
-                Some(available_memory())
+                Some(nqueens::counter::available_memory())
             }
             _ => None,
         });
@@ -155,19 +155,6 @@ impl CountOptions {
         }
         c
     }
-}
-
-/// The memory available now, as the command line's default limit takes it (4 GiB where the
-/// system does not say).
-fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 << 30, |kb| kb * 1024)
 }
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -243,7 +230,13 @@ fn count(
             _ => None,
         };
         return py
-            .detach(|| nqueens::inline::count(n, strategy))
+            .detach(|| {
+                let c = Counter::new(n);
+                match strategy {
+                    Some(s) => c.strategy(s).run_here(),
+                    None => c.run_here(),
+                }
+            })
             .map(count_tuple)
             .map_err(count_error);
     }
@@ -429,7 +422,7 @@ fn find<'py>(
     let limit = match max_memory {
         Some(m) => natural(m, "max_memory")?,
         None if need <= SMALL_MEMORY => u64::MAX,
-        None => available_memory(),
+        None => nqueens::counter::available_memory(),
     };
     if need > limit {
         return Err(PyValueError::new_err(format!(

@@ -232,17 +232,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("{s:?} is not a size in bytes (e.g. 512M)"))
 }
 
-/// The memory available now (Linux), else 4 GiB.
-pub fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 << 30, |kb| kb * 1024)
-}
+pub use nqueens::counter::available_memory;
 
 #[cfg(test)]
 mod tests {
