@@ -10,6 +10,7 @@
 //! - [`cp`]: a propagation solver for partial placements and blocked squares.
 //! - [`large`]: one solution for huge `n`.
 //! - [`reference`]: the published counts (OEIS) for N = 1..=27.
+//! - [`trace`]: any ladder search step by step, as text, JSON Lines, animated SVG or HTML.
 //!
 //! ```
 //! use nqueens::Placement;
@@ -26,6 +27,7 @@ pub mod large;
 pub mod placement;
 pub mod reference;
 pub mod solutions;
+pub mod trace;
 
 pub use placement::Placement;
 

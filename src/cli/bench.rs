@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use nqueens::algo::observe::Work;
 use nqueens::algo::{Algo, Counts};
 
 use super::{bad_input, parse_range, progress};
@@ -21,7 +22,10 @@ use super::{bad_input, parse_range, progress};
     after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
     the budget on a smaller N, or N beyond its limit). The total and unique columns come from \
     the algorithms that ran; a `!` after a time marks a count that disagrees with the others \
-    (and the command then exits 1). Rows stop at the largest N any chosen algorithm handles."
+    (and the command then exits 1). Rows stop at the largest N any chosen algorithm handles. \
+    With --nodes each cell adds `Nn Cc`: N nodes visited (queens placed) and C square checks \
+    (one per square tested; one per pair compared for permutations and backtracking; one per \
+    row's mask for the bitboards)."
 )]
 pub struct Args {
     /// Sizes: N or A..=B (also A..B, A-B) [default: 4..=14].
@@ -42,6 +46,10 @@ pub struct Args {
     /// Also write the cells as CSV to this file.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Also report nodes visited and square checks made per algorithm and N (a second,
+    /// untimed search that counts them; `parallel` counts the bitboard tree it splits).
+    #[arg(long)]
+    nodes: bool,
 }
 
 /// One measured (or skipped) cell of the table.
@@ -53,6 +61,9 @@ struct Cell {
     seconds: Option<f64>,
     total: Option<u64>,
     unique: Option<u64>,
+    /// With `--nodes`: nodes visited and square checks made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    work: Option<Work>,
 }
 
 /// Runs `nqueens bench`.
@@ -108,7 +119,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(String::from)
         .chain(algos.iter().map(|a| a.name().to_string()))
         .collect();
-    let widths: Vec<usize> = header.iter().map(|h| h.len().max(10)).collect();
+    let cell_width = if args.nodes { 24 } else { 10 };
+    let widths: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| h.len().max(if i < 3 { 10 } else { cell_width }))
+        .collect();
     write_row(&mut out, &widths, &header)?;
     let mut cells = Vec::new();
     let mut over_budget = vec![false; algos.len()];
@@ -127,17 +143,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 over_budget[i] = elapsed > budget;
                 Some((counts, elapsed))
             };
+            let work = match (args.nodes, measured) {
+                (true, Some(_)) => Some(algo.work(n).map_err(bad_input)?),
+                _ => None,
+            };
             bar.inc(1);
-            row.push(measured);
+            row.push(measured.map(|(c, t)| (c, t, work)));
             cells.push(Cell {
                 n,
                 algo: algo.name(),
                 seconds: measured.map(|(_, t)| t.as_secs_f64()),
                 total: measured.map(|(c, _)| c.total),
                 unique: measured.and_then(|(c, _)| c.unique),
+                work,
             });
         }
-        let counts: Vec<Counts> = row.iter().flatten().map(|&(c, _)| c).collect();
+        let counts: Vec<Counts> = row.iter().flatten().map(|&(c, ..)| c).collect();
         let total = majority(counts.iter().map(|c| c.total));
         let unique = majority(counts.iter().filter_map(|c| c.unique));
         let mut line = vec![
@@ -148,13 +169,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for cell in &row {
             line.push(match cell {
                 None => "-".into(),
-                Some((c, t)) => {
+                Some((c, t, work)) => {
                     let agrees =
                         Some(c.total) == total && (c.unique.is_none() || c.unique == unique);
                     if !agrees {
                         disagreements += 1;
                     }
-                    format!("{}{}", duration(*t), if agrees { "" } else { "!" })
+                    let work = work.map_or(String::new(), |w| {
+                        format!(" {}n {}c", short(w.nodes), short(w.checks))
+                    });
+                    format!("{}{}{work}", duration(*t), if agrees { "" } else { "!" })
                 }
             });
         }
@@ -204,19 +228,32 @@ fn duration(t: Duration) -> String {
     }
 }
 
+/// A count in at most 5 characters: 1234, 12.3k, 4.56M, 7.89G.
+fn short(v: u64) -> String {
+    let f = v as f64;
+    match v {
+        0..=9_999 => v.to_string(),
+        10_000..=999_999 => format!("{:.1}k", f / 1e3),
+        1_000_000..=999_999_999 => format!("{:.2}M", f / 1e6),
+        _ => format!("{:.2}G", f / 1e9),
+    }
+}
+
 fn write_csv(path: &PathBuf, cells: &[Cell]) -> io::Result<()> {
     let mut out = BufWriter::new(File::create(path)?);
-    writeln!(out, "n,algo,seconds,total,unique")?;
+    writeln!(out, "n,algo,seconds,total,unique,nodes,checks")?;
     let opt = |v: Option<String>| v.unwrap_or_default();
     for c in cells {
         writeln!(
             out,
-            "{},{},{},{},{}",
+            "{},{},{},{},{},{},{}",
             c.n,
             c.algo,
             opt(c.seconds.map(|s| format!("{s:.9}"))),
             opt(c.total.map(|t| t.to_string())),
             opt(c.unique.map(|u| u.to_string())),
+            opt(c.work.map(|w| w.nodes.to_string())),
+            opt(c.work.map(|w| w.checks.to_string())),
         )?;
     }
     out.flush()

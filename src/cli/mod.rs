@@ -12,6 +12,7 @@ mod merge;
 mod progress;
 mod sink;
 mod solve;
+mod trace;
 mod verify;
 
 /// N-Queens: count, list, find, complete and verify placements of n non-attacking queens.
@@ -38,6 +39,8 @@ enum Command {
     Bench(bench::Args),
     /// Add up shard results into one count.
     Merge(merge::Args),
+    /// Watch an algorithm search, step by step (text, JSON Lines, animated SVG, HTML).
+    Trace(trace::Args),
 }
 
 /// Parses the arguments and runs the subcommand.
@@ -50,6 +53,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Verify(a) => verify::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Trace(a) => trace::run(a),
     }
 }
 
