@@ -47,11 +47,11 @@ pub(crate) fn observed(
     place(n, &mut Vec::with_capacity(n), visit, obs)
 }
 
-fn place(
+fn place<O: Observer>(
     n: usize,
     cols: &mut Vec<u32>,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
-    obs: &mut impl Observer,
+    obs: &mut O,
 ) -> ControlFlow<()> {
     let row = cols.len();
     if row == n {
@@ -60,14 +60,18 @@ fn place(
     }
     let mut dead_end = true;
     for col in 0..n as u32 {
-        let (attack, checked) = first_attack(cols, col);
-        obs.checks(checked);
-        if let Some(reason) = attack {
-            obs.step(Step::Reject {
-                row,
-                col: col as usize,
-                reason,
-            })?;
+        if obs.active() {
+            let (attack, checked) = first_attack(cols, col);
+            obs.checks(checked);
+            if let Some(reason) = attack {
+                obs.step(Step::Reject {
+                    row,
+                    col: col as usize,
+                    reason,
+                })?;
+            }
+        }
+        if !is_safe(cols, col) {
             continue;
         }
         dead_end = false;
@@ -91,8 +95,16 @@ fn place(
     ControlFlow::Continue(())
 }
 
-/// How a queen in the next row at `col` is attacked by the first queen above that attacks it,
-/// if any, and how many queens were checked to find out.
+/// Whether a queen in the next row at `col` is attacked by any queen already placed.
+fn is_safe(cols: &[u32], col: u32) -> bool {
+    let row = cols.len();
+    cols.iter()
+        .enumerate()
+        .all(|(r, &c)| c != col && c.abs_diff(col) as usize != row - r)
+}
+
+/// For observers only, [`is_safe`] told in detail: how the first queen above that attacks
+/// `col` in the next row attacks it, if any, and how many queens `is_safe` checks to find out.
 fn first_attack(cols: &[u32], col: u32) -> (Option<Reason>, u64) {
     let row = cols.len();
     let mut checked = 0;

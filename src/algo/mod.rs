@@ -297,7 +297,7 @@ impl Algo {
     /// use nqueens::algo::{observe::Work, Algo};
     /// let mut work = Work::default();
     /// Algo::Flags.observe(6, &mut work, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
-    /// assert_eq!((work.nodes, work.solutions), (153, 4));
+    /// assert_eq!((work.nodes, work.solutions), (152, 4));
     /// ```
     pub fn observe<O: Observer>(
         self,

@@ -50,28 +50,28 @@ pub(crate) fn observed<O: Observer>(
     let mut before = Vec::new();
     let mut changed = 0;
     loop {
-        for (row, &col) in cols.iter().enumerate().skip(changed) {
-            let col = col as usize;
-            obs.step(Step::Place {
-                row,
-                col,
-                forced: false,
-            })?;
-        }
-        let (attack, checked) = first_diagonal_attack(&cols);
-        obs.checks(checked);
-        match attack {
-            None => {
-                obs.step(Step::Solution {
-                    cols: &cols,
-                    image: false,
+        if obs.active() {
+            for (row, &col) in cols.iter().enumerate().skip(changed) {
+                let col = col as usize;
+                obs.step(Step::Place {
+                    row,
+                    col,
+                    forced: false,
                 })?;
-                visit(&Placement::new(cols.clone()))?;
             }
-            Some((row, reason)) => {
+            let (attack, checked) = first_diagonal_attack(&cols);
+            obs.checks(checked);
+            if let Some((row, reason)) = attack {
                 let col = cols[row] as usize;
                 obs.step(Step::Reject { row, col, reason })?;
             }
+        }
+        if no_diagonal_attack(&cols) {
+            obs.step(Step::Solution {
+                cols: &cols,
+                image: false,
+            })?;
+            visit(&Placement::new(cols.clone()))?;
         }
         if obs.active() {
             before.clone_from(&cols);
@@ -84,13 +84,18 @@ pub(crate) fn observed<O: Observer>(
                 let col = before[row] as usize;
                 obs.step(Step::Remove { row, col })?;
             }
+            changed = first;
         }
-        changed = first;
     }
 }
 
-/// The test: the first queen (in row-major order of the pairs) on a diagonal with a queen
-/// above, and how many pairs were compared. Columns differ by construction.
+/// The test: no two queens share a diagonal (columns differ by construction).
+fn no_diagonal_attack(cols: &[u32]) -> bool {
+    (0..cols.len()).all(|r2| (0..r2).all(|r1| cols[r1].abs_diff(cols[r2]) as usize != r2 - r1))
+}
+
+/// For observers only, [`no_diagonal_attack`] told in detail: the first queen (in the order
+/// it compares pairs) on a diagonal with a queen above, and how many pairs it compares.
 fn first_diagonal_attack(cols: &[u32]) -> (Option<(usize, Reason)>, u64) {
     let mut checked = 0;
     for r2 in 0..cols.len() {

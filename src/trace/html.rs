@@ -212,7 +212,7 @@ const PAGE: &str = r##"<!DOCTYPE html>
 body { font-family: sans-serif; margin: 16px; color: #222; }
 h1 { font-size: 18px; margin: 0 0 10px 0; }
 #main { display: flex; gap: 20px; align-items: flex-start; }
-#board { display: grid; grid-template-columns: repeat({n}, 44px); grid-auto-rows: 44px; border: 2px solid #555; flex: none; }
+#board { display: inline-grid; grid-template-columns: repeat({n}, 44px); grid-auto-rows: 44px; border: 2px solid #555; flex: none; }
 .sq { display: flex; align-items: center; justify-content: center; font-size: 30px; position: relative; }
 .light { background: #f0d9b5; }
 .dark { background: #b58863; }
@@ -336,9 +336,12 @@ function show(target) {
     for (let s = target + 1; s <= step; s++) (byStep.get(s) || []).forEach(function (el) { el.classList.remove("seen"); });
   }
   lastOn.forEach(function (el) { el.classList.remove("on"); });
-  lastOn = (byStep.get(target) || []).filter(function (el) { return el.classList.contains("v"); });
+  // The vertex of the latest step that made one: where the search stands in the tree.
+  let at = target;
+  while (at > 0 && !(byStep.get(at) || []).some(function (el) { return el.classList.contains("v"); })) at--;
+  lastOn = (byStep.get(at) || []).filter(function (el) { return el.classList.contains("v"); });
   lastOn.forEach(function (el) { el.classList.add("on"); });
-  if (lastOn.length > 0 && lastOn[0].scrollIntoView) {
+  if (lastOn.length > 0) {
     const box = document.getElementById("treebox");
     const cx = Number(lastOn[0].getAttribute("cx"));
     if (cx < box.scrollLeft + 40 || cx > box.scrollLeft + box.clientWidth - 40) box.scrollLeft = cx - box.clientWidth / 2;

@@ -130,7 +130,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
             Event::Place { row, col, .. } => (Some((row, col)), "#27ae60"),
             Event::Reject { row, col, .. } => (Some((row, col)), "#e74c3c"),
             Event::Remove { row, col } => (Some((row, col)), "#7f8c8d"),
-            _ => (None, "none"),
+            _ => (None, "transparent"),
         };
         let (row, col) = square.unwrap_or((0, 0));
         xs.push(format!("{}", col as f64 + 0.05));
