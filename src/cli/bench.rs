@@ -241,19 +241,27 @@ fn short(v: u64) -> String {
 
 fn write_csv(path: &PathBuf, cells: &[Cell]) -> io::Result<()> {
     let mut out = BufWriter::new(File::create(path)?);
-    writeln!(out, "n,algo,seconds,total,unique,nodes,checks")?;
+    let nodes = cells.iter().any(|c| c.work.is_some());
+    writeln!(
+        out,
+        "n,algo,seconds,total,unique{}",
+        if nodes { ",nodes,checks" } else { "" }
+    )?;
     let opt = |v: Option<String>| v.unwrap_or_default();
     for c in cells {
         writeln!(
             out,
-            "{},{},{},{},{},{},{}",
+            "{},{},{},{},{}{}",
             c.n,
             c.algo,
             opt(c.seconds.map(|s| format!("{s:.9}"))),
             opt(c.total.map(|t| t.to_string())),
             opt(c.unique.map(|u| u.to_string())),
-            opt(c.work.map(|w| w.nodes.to_string())),
-            opt(c.work.map(|w| w.checks.to_string())),
+            match (nodes, c.work) {
+                (false, _) => String::new(),
+                (true, Some(w)) => format!(",{},{}", w.nodes, w.checks),
+                (true, None) => ",,".into(),
+            }
         )?;
     }
     out.flush()
