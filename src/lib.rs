@@ -49,6 +49,7 @@
 //! - [`cp`]: a propagation solver for partial placements and blocked squares.
 //! - [`large`]: one solution for huge `n`.
 //! - [`reference`](mod@reference): the published counts (OEIS) for N = 1..=27.
+//! - [`trace`]: any ladder search step by step, as text, JSON Lines, animated SVG or HTML.
 //!
 //! The command-line tool `nqueens` (the default `cli` feature) is a thin layer over these;
 //! library users who want none of its dependencies take `default-features = false`.
@@ -64,6 +65,7 @@ pub mod placement;
 pub mod reference;
 pub mod solutions;
 pub mod symmetry;
+pub mod trace;
 
 pub use counter::{count, Counter};
 pub use placement::Placement;

@@ -51,8 +51,12 @@ fn json_and_csv_hold_every_cell() {
         .arg(&csv)
         .assert()
         .success();
-    let cells: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    // JSON Lines, as `count --format json` writes: one object per cell.
+    let cells: Vec<serde_json::Value> = std::fs::read_to_string(&json)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(cells.len(), 6);
     for cell in &cells {
         let n = cell["n"].as_u64().unwrap() as usize;

@@ -8,6 +8,7 @@
 
 use std::ops::ControlFlow;
 
+use super::observe::{Observer, Reason, Step};
 use crate::Placement;
 
 /// Counts the solutions for `n`.
@@ -34,24 +35,62 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    place(n, &mut Vec::with_capacity(n), visit)
+    observed(n, visit, &mut ())
 }
 
-fn place(
+/// [`for_each_solution`], reporting each step to `obs`.
+pub(crate) fn observed(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut impl Observer,
+) -> ControlFlow<()> {
+    place(n, &mut Vec::with_capacity(n), visit, obs)
+}
+
+fn place<O: Observer>(
     n: usize,
     cols: &mut Vec<u32>,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut O,
 ) -> ControlFlow<()> {
-    if cols.len() == n {
+    let row = cols.len();
+    if row == n {
+        obs.step(Step::Solution { cols, image: false })?;
         return visit(&Placement::new(cols.clone()));
     }
+    let mut dead_end = true;
     for col in 0..n as u32 {
-        if is_safe(cols, col) {
-            cols.push(col);
-            let flow = place(n, cols, visit);
-            cols.pop();
-            flow?;
+        if obs.active() {
+            let (attack, checked) = first_attack(cols, col);
+            obs.checks(checked);
+            if let Some(reason) = attack {
+                obs.step(Step::Reject {
+                    row,
+                    col: col as usize,
+                    reason,
+                })?;
+            }
         }
+        if !is_safe(cols, col) {
+            continue;
+        }
+        dead_end = false;
+        obs.step(Step::Place {
+            row,
+            col: col as usize,
+            forced: false,
+        })?;
+        cols.push(col);
+        let flow = place(n, cols, visit, obs);
+        cols.pop();
+        flow?;
+        obs.step(Step::Remove {
+            row,
+            col: col as usize,
+        })?;
+    }
+    if dead_end {
+        obs.step(Step::DeadEnd { row: Some(row) })?;
     }
     ControlFlow::Continue(())
 }
@@ -62,4 +101,27 @@ fn is_safe(cols: &[u32], col: u32) -> bool {
     cols.iter()
         .enumerate()
         .all(|(r, &c)| c != col && c.abs_diff(col) as usize != row - r)
+}
+
+/// For observers only, [`is_safe`] told in detail: how the first queen above that attacks
+/// `col` in the next row attacks it, if any, and how many queens `is_safe` checks to find out.
+fn first_attack(cols: &[u32], col: u32) -> (Option<Reason>, u64) {
+    let row = cols.len();
+    let mut checked = 0;
+    for (r, &c) in cols.iter().enumerate() {
+        checked += 1;
+        let attack = if c == col {
+            Some(Reason::Column)
+        } else if c.abs_diff(col) as usize != row - r {
+            None
+        } else if c < col {
+            Some(Reason::Diagonal)
+        } else {
+            Some(Reason::AntiDiagonal)
+        };
+        if attack.is_some() {
+            return (attack, checked);
+        }
+    }
+    (None, checked)
 }

@@ -8,6 +8,7 @@
 
 use std::ops::ControlFlow;
 
+use super::observe::{Observer, Reason, Step};
 use crate::Placement;
 
 /// The squares attacked in the next row, as masks over the `n` columns.
@@ -44,6 +45,25 @@ impl Masks {
             // Bits shifted past column n-1 are ignored by `free`, which masks with `all`.
             left: (self.left | bit) << 1,
             right: (self.right | bit) >> 1,
+        }
+    }
+
+    /// The row these masks are for: the number of queens placed above it.
+    pub(crate) fn row(self) -> usize {
+        self.down.count_ones() as usize
+    }
+
+    /// Why `col` of the next row is not free, or `None` if it is.
+    pub(crate) fn reason(self, col: usize) -> Option<Reason> {
+        let bit = 1 << col;
+        if self.down & bit != 0 {
+            Some(Reason::Column)
+        } else if self.left & bit != 0 {
+            Some(Reason::Diagonal)
+        } else if self.right & bit != 0 {
+            Some(Reason::AntiDiagonal)
+        } else {
+            None
         }
     }
 
@@ -93,26 +113,63 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    list_below(Masks::new(n), &mut Vec::with_capacity(n), visit)
+    list_below(Masks::new(n), &mut Vec::with_capacity(n), visit, &mut ())
+}
+
+/// [`for_each_solution`], reporting each step to `obs`.
+pub(crate) fn observed(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut impl Observer,
+) -> ControlFlow<()> {
+    list_below(Masks::new(n), &mut Vec::with_capacity(n), visit, obs)
 }
 
 /// Lists every completion below the rows in `cols` (which produced `masks`).
-pub(crate) fn list_below(
+pub(crate) fn list_below<O: Observer>(
     masks: Masks,
     cols: &mut Vec<u32>,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut O,
 ) -> ControlFlow<()> {
     if masks.is_full() {
+        obs.step(Step::Solution { cols, image: false })?;
         return visit(&Placement::new(cols.clone()));
     }
     let mut free = masks.free();
+    obs.checks(1);
+    if obs.active() {
+        reject_taken(masks, free, obs)?;
+    }
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
-        cols.push(bit.trailing_zeros());
-        let flow = list_below(masks.place(bit), cols, visit);
+        let (row, col) = (masks.row(), bit.trailing_zeros() as usize);
+        obs.step(Step::Place {
+            row,
+            col,
+            forced: false,
+        })?;
+        cols.push(col as u32);
+        let flow = list_below(masks.place(bit), cols, visit, obs);
         cols.pop();
         flow?;
+        obs.step(Step::Remove { row, col })?;
+    }
+    ControlFlow::Continue(())
+}
+
+/// Reports the squares of the next row that are not in `free`, with what took each, then a
+/// dead end if none is free. The mask operation decided them all at once; this only tells.
+pub(crate) fn reject_taken(masks: Masks, free: u64, obs: &mut impl Observer) -> ControlFlow<()> {
+    let row = masks.row();
+    let n = masks.all.count_ones() as usize;
+    for col in (0..n).filter(|&c| free >> c & 1 == 0) {
+        let reason = masks.reason(col).unwrap_or(Reason::Symmetry);
+        obs.step(Step::Reject { row, col, reason })?;
+    }
+    if free == 0 {
+        obs.step(Step::DeadEnd { row: Some(row) })?;
     }
     ControlFlow::Continue(())
 }

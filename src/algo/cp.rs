@@ -5,6 +5,7 @@
 
 use std::ops::ControlFlow;
 
+use super::observe::Observer;
 use super::{AlgoError, Counts};
 use crate::cp::{Instance, Options, Solver, Status, MAX_N};
 use crate::Placement;
@@ -50,5 +51,15 @@ pub fn for_each_solution(
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> Result<(), AlgoError> {
     solver(n)?.for_each(visit);
+    Ok(())
+}
+
+/// [`for_each_solution`], reporting each step to `obs`.
+pub(crate) fn observed(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut dyn Observer,
+) -> Result<(), AlgoError> {
+    solver(n)?.observe(visit, obs);
     Ok(())
 }

@@ -7,6 +7,7 @@
 
 use std::ops::ControlFlow;
 
+use super::observe::{Observer, Reason, Step};
 use crate::Placement;
 
 /// Counts the solutions for `n`.
@@ -33,6 +34,15 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    observed(n, visit, &mut ())
+}
+
+/// [`for_each_solution`], reporting each step to `obs`.
+pub(crate) fn observed(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut impl Observer,
+) -> ControlFlow<()> {
     let mut board = Flags {
         n,
         cols: Vec::with_capacity(n),
@@ -40,7 +50,7 @@ pub fn for_each_solution(
         diagonal: vec![false; 2 * n - 1],
         anti_diagonal: vec![false; 2 * n - 1],
     };
-    board.place(visit)
+    board.place(visit, obs)
 }
 
 struct Flags {
@@ -54,22 +64,52 @@ struct Flags {
 }
 
 impl Flags {
-    fn place(&mut self, visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>) -> ControlFlow<()> {
+    fn place<O: Observer>(
+        &mut self,
+        visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+        obs: &mut O,
+    ) -> ControlFlow<()> {
         let (n, row) = (self.n, self.cols.len());
         if row == n {
+            obs.step(Step::Solution {
+                cols: &self.cols,
+                image: false,
+            })?;
             return visit(&Placement::new(self.cols.clone()));
         }
+        let mut dead_end = true;
         for col in 0..n {
             let (d, a) = (row + n - 1 - col, row + col);
+            obs.checks(1);
             if self.column[col] || self.diagonal[d] || self.anti_diagonal[a] {
+                if obs.active() {
+                    let reason = if self.column[col] {
+                        Reason::Column
+                    } else if self.diagonal[d] {
+                        Reason::Diagonal
+                    } else {
+                        Reason::AntiDiagonal
+                    };
+                    obs.step(Step::Reject { row, col, reason })?;
+                }
                 continue;
             }
+            dead_end = false;
+            obs.step(Step::Place {
+                row,
+                col,
+                forced: false,
+            })?;
             self.set(col, d, a, true);
             self.cols.push(col as u32);
-            let flow = self.place(visit);
+            let flow = self.place(visit, obs);
             self.cols.pop();
             self.set(col, d, a, false);
             flow?;
+            obs.step(Step::Remove { row, col })?;
+        }
+        if dead_end {
+            obs.step(Step::DeadEnd { row: Some(row) })?;
         }
         ControlFlow::Continue(())
     }

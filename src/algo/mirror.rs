@@ -9,6 +9,7 @@
 use std::ops::ControlFlow;
 
 use super::bitboard::{self, Masks};
+use super::observe::{Observer, Reason, Step};
 use crate::Placement;
 
 /// Counts the solutions for `n`.
@@ -41,18 +42,123 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    observed(n, visit, &mut ())
+}
+
+/// [`for_each_solution`], reporting each step to `obs`; each solution found is followed by
+/// its mirror image, marked as an image.
+pub(crate) fn observed<O: Observer>(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut O,
+) -> ControlFlow<()> {
     if n == 1 {
-        return visit(&Placement::new(vec![0]));
+        obs.step(Step::Place {
+            row: 0,
+            col: 0,
+            forced: false,
+        })?;
+        obs.step(Step::Solution {
+            cols: &[0],
+            image: false,
+        })?;
+        visit(&Placement::new(vec![0]))?;
+        return obs.step(Step::Remove { row: 0, col: 0 });
     }
     let mut both = |p: &Placement| {
         visit(p)?;
-        let mirrored = p.cols().iter().map(|&c| n as u32 - 1 - c).collect();
-        visit(&Placement::new(mirrored))
+        visit(&Placement::new(mirror(p.cols())))
     };
+    let obs = &mut Mirrored(obs);
+    if obs.active() {
+        for col in n.div_ceil(2)..n {
+            obs.step(Step::Reject {
+                row: 0,
+                col,
+                reason: Reason::Symmetry,
+            })?;
+        }
+    }
+    // The queens of the previous start, to report only what changes between starts.
+    let mut on_board: Vec<u32> = Vec::new();
     for mut cols in starts(n) {
-        bitboard::list_below(masks_after(n, &cols), &mut cols, &mut both)?;
+        if obs.active() {
+            move_start_queens(n, &on_board, &cols, obs)?;
+            on_board.clone_from(&cols);
+        }
+        bitboard::list_below(masks_after(n, &cols), &mut cols, &mut both, obs)?;
+    }
+    move_start_queens(n, &on_board, &[], obs)
+}
+
+fn mirror(cols: &[u32]) -> Vec<u32> {
+    let m = cols.len() as u32 - 1;
+    cols.iter().map(|&c| m - c).collect()
+}
+
+/// Reports taking the queens of start `from` off and putting those of start `to` on, keeping
+/// the rows they share; rejects the squares of row 1 that a middle start leaves out.
+fn move_start_queens(
+    n: usize,
+    from: &[u32],
+    to: &[u32],
+    obs: &mut impl Observer,
+) -> ControlFlow<()> {
+    let keep = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+    for row in (keep..from.len()).rev() {
+        obs.step(Step::Remove {
+            row,
+            col: from[row] as usize,
+        })?;
+    }
+    for row in keep..to.len() {
+        obs.step(Step::Place {
+            row,
+            col: to[row] as usize,
+            forced: false,
+        })?;
+        if row == 0 && to.len() == 2 {
+            let masks = masks_after(n, &to[..1]);
+            let half = n / 2;
+            for col in (0..n).filter(|&c| c >= half || c + 1 == half) {
+                let reason = masks.reason(col).unwrap_or(Reason::Symmetry);
+                obs.step(Step::Reject {
+                    row: 1,
+                    col,
+                    reason,
+                })?;
+            }
+        }
     }
     ControlFlow::Continue(())
+}
+
+/// Passes every step on, and follows each solution found with its mirror image.
+struct Mirrored<'a, O>(&'a mut O);
+
+impl<O: Observer> Observer for Mirrored<'_, O> {
+    #[inline(always)]
+    fn active(&self) -> bool {
+        self.0.active()
+    }
+
+    #[inline(always)]
+    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+        self.0.step(step)?;
+        if let (true, Step::Solution { cols, .. }) = (self.0.active(), step) {
+            let image = mirror(cols);
+            self.0.step(Step::Solution {
+                cols: &image,
+                image: true,
+            })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn checks(&mut self, k: u64) {
+        self.0.checks(k)
+    }
 }
 
 /// The first rows to search below (`n >= 2`): a first queen in the left half, or, for odd

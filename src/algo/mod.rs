@@ -15,6 +15,9 @@
 //! | [`parallel`] | bitboard split into subtrees over all cores |
 //! | [`cp`] | propagation and search, the constraint-programming way |
 //!
+//! Every rung reports its steps to an [`observe::Observer`] (nothing, at no cost, when counting):
+//! [`Algo::observe`] watches a search, [`Algo::work`] counts its nodes and square checks.
+//!
 //! The slow ones are kept because they are the lesson, and because they are the oracles that
 //! test the fast ones. [`Algo`] selects a rung by name.
 
@@ -23,12 +26,14 @@ use std::ops::ControlFlow;
 use std::str::FromStr;
 
 use crate::Placement;
+use observe::{Observer, Work};
 
 pub mod backtracking;
 pub mod bitboard;
 pub mod cp;
 pub mod flags;
 pub mod mirror;
+pub mod observe;
 pub mod parallel;
 pub mod permutations;
 pub mod swap;
@@ -283,6 +288,51 @@ impl Algo {
             Algo::Cp => return cp::for_each_solution(n, visit),
         };
         Ok(())
+    }
+
+    /// [`for_each_solution`](Self::for_each_solution), reporting every step of the search to
+    /// `obs`, from the rung's own loops. `parallel` reports the bitboard tree it splits, walked
+    /// by one thread; `Break` from `obs` or `visit` stops the search.
+    ///
+    /// ```
+    /// use nqueens::algo::{observe::Work, Algo};
+    /// let mut work = Work::default();
+    /// Algo::Flags.observe(6, &mut work, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
+    /// assert_eq!((work.nodes, work.solutions), (152, 4));
+    /// ```
+    pub fn observe<O: Observer>(
+        self,
+        n: usize,
+        obs: &mut O,
+        visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    ) -> Result<(), AlgoError> {
+        self.check(n)?;
+        let _ = match self {
+            Algo::Permutations => permutations::observed(n, visit, obs),
+            Algo::Backtracking => backtracking::observed(n, visit, obs),
+            Algo::Flags => flags::observed(n, visit, obs),
+            Algo::Swap => swap::observed(n, visit, obs),
+            Algo::Bitboard => bitboard::observed(n, visit, obs),
+            Algo::Mirror => mirror::observed(n, visit, obs),
+            Algo::Symmetry => symmetry::observed(n, visit, obs),
+            Algo::Parallel => parallel::observed(n, visit, obs),
+            Algo::Cp => return cp::observed(n, visit, obs),
+        };
+        Ok(())
+    }
+
+    /// The work of a search for every solution of `n`: nodes visited and square checks made.
+    /// As long as listing every solution with this algorithm.
+    ///
+    /// ```
+    /// use nqueens::algo::Algo;
+    /// let w = Algo::Backtracking.work(4).unwrap();
+    /// assert_eq!((w.nodes, w.solutions), (16, 2));
+    /// ```
+    pub fn work(self, n: usize) -> Result<Work, AlgoError> {
+        let mut work = Work::default();
+        self.observe(n, &mut work, &mut |_| ControlFlow::Continue(()))?;
+        Ok(work)
     }
 }
 

@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 use super::bitboard::{self, Masks};
+use super::observe::Observer;
 use crate::Placement;
 
 /// Counts the solutions for `n` on all cores.
@@ -52,13 +53,18 @@ pub fn for_each_solution(
             subtrees(n)
                 .into_par_iter()
                 .for_each_with(tx, |tx, (mut cols, masks)| {
-                    let _ = bitboard::list_below(masks, &mut cols, &mut |p| {
-                        // A failed send means the caller has hung up: stop too.
-                        if stop.load(Ordering::Relaxed) || tx.send(p.clone()).is_err() {
-                            return ControlFlow::Break(());
-                        }
-                        ControlFlow::Continue(())
-                    });
+                    let _ = bitboard::list_below(
+                        masks,
+                        &mut cols,
+                        &mut |p: &Placement| {
+                            // A failed send means the caller has hung up: stop too.
+                            if stop.load(Ordering::Relaxed) || tx.send(p.clone()).is_err() {
+                                return ControlFlow::Break(());
+                            }
+                            ControlFlow::Continue(())
+                        },
+                        &mut (),
+                    );
                 });
         });
         let flow = loop {
@@ -76,6 +82,16 @@ pub fn for_each_solution(
         drop(rx);
         flow
     })
+}
+
+/// The steps of a traced search: the bitboard tree that the threads share out, walked by one
+/// thread in order (steps from several threads at once would interleave beyond reading).
+pub(crate) fn observed(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut impl Observer,
+) -> ControlFlow<()> {
+    bitboard::observed(n, visit, obs)
 }
 
 /// Every way to place the first `min(n, 2)` rows, with the masks below them.

@@ -8,6 +8,7 @@
 
 use std::ops::ControlFlow;
 
+use super::observe::{Observer, Reason, Step};
 use crate::Placement;
 
 /// Counts the solutions for `n` (1 to 12).
@@ -34,13 +35,56 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    observed(n, visit, &mut ())
+}
+
+/// [`for_each_solution`], reporting each step to `obs`: the queens that each new ordering
+/// moves are taken off and put back, and a failed test rejects the first attacked queen.
+pub(crate) fn observed<O: Observer>(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut O,
+) -> ControlFlow<()> {
     let mut cols: Vec<u32> = (0..n as u32).collect();
+    // The ordering before each step, kept only to report which queens moved.
+    let mut before = Vec::new();
+    let mut changed = 0;
     loop {
+        if obs.active() {
+            for (row, &col) in cols.iter().enumerate().skip(changed) {
+                let col = col as usize;
+                obs.step(Step::Place {
+                    row,
+                    col,
+                    forced: false,
+                })?;
+            }
+            let (attack, checked) = first_diagonal_attack(&cols);
+            obs.checks(checked);
+            if let Some((row, reason)) = attack {
+                let col = cols[row] as usize;
+                obs.step(Step::Reject { row, col, reason })?;
+            }
+        }
         if no_diagonal_attack(&cols) {
+            obs.step(Step::Solution {
+                cols: &cols,
+                image: false,
+            })?;
             visit(&Placement::new(cols.clone()))?;
         }
-        if !next_permutation(&mut cols) {
+        if obs.active() {
+            before.clone_from(&cols);
+        }
+        let Some(first) = next_permutation(&mut cols) else {
             return ControlFlow::Continue(());
+        };
+        if obs.active() {
+            for row in (first..n).rev() {
+                let col = before[row] as usize;
+                obs.step(Step::Remove { row, col })?;
+            }
+            changed = first;
         }
     }
 }
@@ -50,12 +94,31 @@ fn no_diagonal_attack(cols: &[u32]) -> bool {
     (0..cols.len()).all(|r2| (0..r2).all(|r1| cols[r1].abs_diff(cols[r2]) as usize != r2 - r1))
 }
 
-/// Steps to the next permutation in lexicographic order; `false` after the last one.
-fn next_permutation(a: &mut [u32]) -> bool {
+/// For observers only, [`no_diagonal_attack`] told in detail: the first queen (in the order
+/// it compares pairs) on a diagonal with a queen above, and how many pairs it compares.
+fn first_diagonal_attack(cols: &[u32]) -> (Option<(usize, Reason)>, u64) {
+    let mut checked = 0;
+    for r2 in 0..cols.len() {
+        for r1 in 0..r2 {
+            checked += 1;
+            if cols[r1].abs_diff(cols[r2]) as usize == r2 - r1 {
+                let reason = if cols[r1] < cols[r2] {
+                    Reason::Diagonal
+                } else {
+                    Reason::AntiDiagonal
+                };
+                return (Some((r2, reason)), checked);
+            }
+        }
+    }
+    (None, checked)
+}
+
+/// Steps to the next permutation in lexicographic order, and says from which position the
+/// ordering changed; `None` after the last one.
+fn next_permutation(a: &mut [u32]) -> Option<usize> {
     // The longest decreasing tail is already the last ordering of its elements...
-    let Some(i) = (1..a.len()).rev().find(|&i| a[i - 1] < a[i]) else {
-        return false;
-    };
+    let i = (1..a.len()).rev().find(|&i| a[i - 1] < a[i])?;
     // ...so bump the element before it to the next larger one from the tail, and restart
     // the tail at its smallest ordering.
     let j = (i..a.len())
@@ -64,7 +127,7 @@ fn next_permutation(a: &mut [u32]) -> bool {
         .expect("a[i] is larger");
     a.swap(i - 1, j);
     a[i..].reverse();
-    true
+    Some(i - 1)
 }
 
 #[cfg(test)]
@@ -75,7 +138,7 @@ mod tests {
     fn visits_all_orderings_in_order() {
         let mut a = [0, 1, 2, 3];
         let mut seen = vec![a];
-        while next_permutation(&mut a) {
+        while next_permutation(&mut a).is_some() {
             assert!(seen.last().unwrap() < &a);
             seen.push(a);
         }

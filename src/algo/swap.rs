@@ -7,6 +7,7 @@
 
 use std::ops::ControlFlow;
 
+use super::observe::{Observer, Reason, Step};
 use crate::Placement;
 
 /// Counts the solutions for `n`.
@@ -33,12 +34,21 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
+    observed(n, visit, &mut ())
+}
+
+/// [`for_each_solution`], reporting each step to `obs`.
+pub(crate) fn observed(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut impl Observer,
+) -> ControlFlow<()> {
     let mut board = Swaps {
         perm: (0..n as u32).collect(),
         diagonal: vec![false; 2 * n - 1],
         anti_diagonal: vec![false; 2 * n - 1],
     };
-    board.place(0, visit)
+    board.place(0, visit, obs)
 }
 
 struct Swaps {
@@ -49,31 +59,53 @@ struct Swaps {
 }
 
 impl Swaps {
-    fn place(
+    fn place<O: Observer>(
         &mut self,
         row: usize,
         visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+        obs: &mut O,
     ) -> ControlFlow<()> {
         let n = self.perm.len();
         if row == n {
+            obs.step(Step::Solution {
+                cols: &self.perm,
+                image: false,
+            })?;
             return visit(&Placement::new(self.perm.clone()));
         }
+        let mut dead_end = true;
         for i in row..n {
             self.perm.swap(row, i);
             let col = self.perm[row] as usize;
             let (d, a) = (row + n - 1 - col, row + col);
+            obs.checks(1);
             let flow = if self.diagonal[d] || self.anti_diagonal[a] {
-                ControlFlow::Continue(())
+                let reason = if self.diagonal[d] {
+                    Reason::Diagonal
+                } else {
+                    Reason::AntiDiagonal
+                };
+                obs.step(Step::Reject { row, col, reason })
             } else {
+                dead_end = false;
+                obs.step(Step::Place {
+                    row,
+                    col,
+                    forced: false,
+                })?;
                 self.diagonal[d] = true;
                 self.anti_diagonal[a] = true;
-                let flow = self.place(row + 1, visit);
+                let flow = self.place(row + 1, visit, obs);
                 self.diagonal[d] = false;
                 self.anti_diagonal[a] = false;
-                flow
+                flow?;
+                obs.step(Step::Remove { row, col })
             };
             self.perm.swap(row, i);
             flow?;
+        }
+        if dead_end {
+            obs.step(Step::DeadEnd { row: Some(row) })?;
         }
         ControlFlow::Continue(())
     }

@@ -18,7 +18,8 @@
 use std::cmp::Ordering;
 use std::ops::ControlFlow;
 
-use super::bitboard::Masks;
+use super::bitboard::{self, Masks};
+use super::observe::{Observer, Reason, Step};
 use super::Counts;
 use crate::Placement;
 
@@ -57,18 +58,34 @@ pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    for_each_canonical(n, &mut |cols, _| {
-        let mut class = Placement::new(cols.to_vec())
-            .images()
-            .expect("a solution is a permutation");
-        class.sort();
-        for (i, p) in class.iter().enumerate() {
-            if i == 0 || class[i - 1] != *p {
-                visit(p)?;
-            }
+    observed(n, visit, &mut ())
+}
+
+/// [`for_each_solution`], reporting each step to `obs`: each canonical solution found is
+/// followed by the rest of its class, marked as images.
+pub(crate) fn observed(
+    n: usize,
+    visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
+    obs: &mut impl Observer,
+) -> ControlFlow<()> {
+    let mut each_of_class = |cols: &[u32], _| {
+        for p in class(cols) {
+            visit(&p)?;
         }
         ControlFlow::Continue(())
-    })
+    };
+    search(n, &mut each_of_class, obs, true)
+}
+
+/// The distinct images of the solution `cols`, smallest (the canonical one) first.
+fn class(cols: &[u32]) -> Vec<Placement> {
+    let mut class = Placement::new(cols.to_vec())
+        .images()
+        .expect("a solution is a permutation")
+        .to_vec();
+    class.sort();
+    class.dedup();
+    class
 }
 
 /// Calls `visit` with the columns of every canonical solution for `n` and the size of its class.
@@ -76,20 +93,50 @@ pub fn for_each_canonical(
     n: usize,
     visit: &mut dyn FnMut(&[u32], u64) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
-    for first in 0..=(n as u32 - 1) / 2 {
+    search(n, visit, &mut (), false)
+}
+
+/// The search from each first queen in the left half; `images` says whether the steps
+/// reported for a canonical solution include the rest of its class.
+fn search<O: Observer>(
+    n: usize,
+    visit: &mut dyn FnMut(&[u32], u64) -> ControlFlow<()>,
+    obs: &mut O,
+    images: bool,
+) -> ControlFlow<()> {
+    let last_first = (n as u32 - 1) / 2;
+    if obs.active() {
+        for col in last_first as usize + 1..n {
+            obs.step(Step::Reject {
+                row: 0,
+                col,
+                reason: Reason::Symmetry,
+            })?;
+        }
+    }
+    for first in 0..=last_first {
+        let col = first as usize;
+        obs.step(Step::Place {
+            row: 0,
+            col,
+            forced: false,
+        })?;
         let mut search = Search {
             n,
             first,
             cols: vec![first],
             inverse: vec![0; n],
-            visit,
+            visit: &mut *visit,
+            obs: &mut *obs,
+            images,
         };
         search.descend(Masks::new(n).place(1 << first))?;
+        obs.step(Step::Remove { row: 0, col })?;
     }
     ControlFlow::Continue(())
 }
 
-struct Search<'a> {
+struct Search<'a, O> {
     n: usize,
     /// The column of the first queen: the distance every edge queen must keep from corners.
     first: u32,
@@ -97,15 +144,21 @@ struct Search<'a> {
     /// Scratch space for the leaf check: the row of the queen in each column.
     inverse: Vec<u32>,
     visit: &'a mut dyn FnMut(&[u32], u64) -> ControlFlow<()>,
+    obs: &'a mut O,
+    /// Report the whole class of each canonical solution as steps, not only itself.
+    images: bool,
 }
 
-impl Search<'_> {
+impl<O: Observer> Search<'_, O> {
     fn descend(&mut self, masks: Masks) -> ControlFlow<()> {
         let row = self.cols.len();
         if row == self.n {
             return match class_size_if_canonical(&self.cols, &mut self.inverse) {
-                Some(size) => (self.visit)(&self.cols, size),
-                None => ControlFlow::Continue(()),
+                Some(size) => {
+                    self.report_class()?;
+                    (self.visit)(&self.cols, size)
+                }
+                None => self.obs.step(Step::Duplicate { cols: &self.cols }),
             };
         }
         let mut closed = closed_squares(self.n, self.first, row);
@@ -116,13 +169,42 @@ impl Search<'_> {
             closed |= 0b10;
         }
         let mut free = masks.free() & !closed;
+        self.obs.checks(1);
+        if self.obs.active() {
+            bitboard::reject_taken(masks, free, self.obs)?;
+        }
         while free != 0 {
             let bit = free & free.wrapping_neg();
             free ^= bit;
-            self.cols.push(bit.trailing_zeros());
+            let col = bit.trailing_zeros() as usize;
+            self.obs.step(Step::Place {
+                row,
+                col,
+                forced: false,
+            })?;
+            self.cols.push(col as u32);
             let flow = self.descend(masks.place(bit));
             self.cols.pop();
             flow?;
+            self.obs.step(Step::Remove { row, col })?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Reports the canonical solution just found, and with `images` the rest of its class.
+    fn report_class(&mut self) -> ControlFlow<()> {
+        if !(self.obs.active() && self.images) {
+            return self.obs.step(Step::Solution {
+                cols: &self.cols,
+                image: false,
+            });
+        }
+        for p in class(&self.cols) {
+            let image = p.cols() != self.cols.as_slice();
+            self.obs.step(Step::Solution {
+                cols: p.cols(),
+                image,
+            })?;
         }
         ControlFlow::Continue(())
     }

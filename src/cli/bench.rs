@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use nqueens::algo::observe::Work;
 use nqueens::algo::{Algo, Counts};
 
 use super::export::{Exporter, Output, Record, Value};
@@ -23,7 +24,10 @@ use super::{bad_input, parse_range, progress};
     after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
     the budget on a smaller N, or N beyond its limit). The total and unique columns come from \
     the algorithms that ran; a `!` after a time marks a count that disagrees with the others \
-    (and the command then exits 1). Rows stop at the largest N any chosen algorithm handles."
+    (and the command then exits 1). Rows stop at the largest N any chosen algorithm handles. \
+    With --nodes each cell adds `Nn Cc`: N nodes visited (queens placed) and C square checks \
+    (one per square tested; one per pair compared for permutations and backtracking; one per \
+    row's mask for the bitboards)."
 )]
 pub struct Args {
     /// Sizes: N or A..=B (also A..B, A-B) [default: 4..=14].
@@ -48,6 +52,10 @@ pub struct Args {
     /// algorithm.
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
+    /// Also report nodes visited and square checks made per algorithm and N (a second,
+    /// untimed search that counts them; `parallel` counts the bitboard tree it splits).
+    #[arg(long)]
+    nodes: bool,
 }
 
 /// The algorithms of `--algos`, in column order.
@@ -75,6 +83,8 @@ struct Cell {
     seconds: Option<f64>,
     total: Option<u64>,
     unique: Option<u64>,
+    /// With `--nodes`: nodes visited and square checks made.
+    work: Option<Work>,
 }
 
 /// Runs `nqueens bench`.
@@ -114,7 +124,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(String::from)
         .chain(algos.iter().map(|a| a.name().to_string()))
         .collect();
-    let widths: Vec<usize> = header.iter().map(|h| h.len().max(10)).collect();
+    let cell_width = if args.nodes { 24 } else { 10 };
+    let widths: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| h.len().max(if i < 3 { 10 } else { cell_width }))
+        .collect();
     write_row(&mut out, &widths, &header)?;
     let mut cells = Vec::new();
     let mut over_budget = vec![false; algos.len()];
@@ -133,17 +148,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 over_budget[i] = elapsed > budget;
                 Some((counts, elapsed))
             };
+            let work = match (args.nodes, measured) {
+                (true, Some(_)) => Some(algo.work(n).map_err(bad_input)?),
+                _ => None,
+            };
             bar.inc(1);
-            row.push(measured);
+            row.push(measured.map(|(c, t)| (c, t, work)));
             cells.push(Cell {
                 n,
                 algo: algo.name(),
                 seconds: measured.map(|(_, t)| t.as_secs_f64()),
                 total: measured.map(|(c, _)| c.total),
                 unique: measured.and_then(|(c, _)| c.unique),
+                work,
             });
         }
-        let counts: Vec<Counts> = row.iter().flatten().map(|&(c, _)| c).collect();
+        let counts: Vec<Counts> = row.iter().flatten().map(|&(c, ..)| c).collect();
         let total = majority(counts.iter().map(|c| c.total));
         let unique = majority(counts.iter().filter_map(|c| c.unique));
         let mut line = vec![
@@ -154,13 +174,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for cell in &row {
             line.push(match cell {
                 None => "-".into(),
-                Some((c, t)) => {
+                Some((c, t, work)) => {
                     let agrees =
                         Some(c.total) == total && (c.unique.is_none() || c.unique == unique);
                     if !agrees {
                         disagreements += 1;
                     }
-                    format!("{}{}", duration(*t), if agrees { "" } else { "!" })
+                    let work = work.map_or(String::new(), |w| {
+                        format!(" {}n {}c", short(w.nodes), short(w.checks))
+                    });
+                    format!("{}{}{work}", duration(*t), if agrees { "" } else { "!" })
                 }
             });
         }
@@ -210,9 +233,20 @@ fn duration(t: Duration) -> String {
     }
 }
 
+/// A count in at most 5 characters: 1234, 12.3k, 4.56M, 7.89G.
+fn short(v: u64) -> String {
+    let f = v as f64;
+    match v {
+        0..=9_999 => v.to_string(),
+        10_000..=999_999 => format!("{:.1}k", f / 1e3),
+        1_000_000..=999_999_999 => format!("{:.2}M", f / 1e6),
+        _ => format!("{:.2}G", f / 1e9),
+    }
+}
+
 impl Record for Cell {
     fn fields(&self) -> Vec<(&'static str, Value)> {
-        vec![
+        let mut fields = vec![
             ("n", Value::Int(self.n as u128)),
             ("algo", Value::Text(self.algo.to_string())),
             (
@@ -221,7 +255,12 @@ impl Record for Cell {
             ),
             ("total", self.total.into()),
             ("unique", self.unique.into()),
-        ]
+        ];
+        if let Some(w) = self.work {
+            fields.push(("nodes", Value::Int(w.nodes.into())));
+            fields.push(("checks", Value::Int(w.checks.into())));
+        }
+        fields
     }
 }
 

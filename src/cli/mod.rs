@@ -16,6 +16,7 @@ mod progress;
 mod signals;
 mod sink;
 mod solve;
+mod trace;
 mod verify;
 
 /// N-Queens: count, list, find, complete and verify placements of n non-attacking queens.
@@ -42,6 +43,8 @@ enum Command {
     Bench(bench::Args),
     /// Add up shard results into one count.
     Merge(merge::Args),
+    /// Watch an algorithm search, step by step (text, JSON Lines, animated SVG, HTML).
+    Trace(trace::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
         /// The shell.
@@ -52,7 +55,7 @@ enum Command {
 }
 
 /// Examples and exit codes shown at the end of each subcommand's `--help`.
-const HELP: [(&str, &str, &str); 9] = [
+const HELP: [(&str, &str, &str); 10] = [
     (
         "count",
         "  nqueens count 16                          total and unique, all cores
@@ -93,6 +96,11 @@ const HELP: [(&str, &str, &str); 9] = [
         "0 merged; 2 a shard missing, repeated, damaged or of another count",
     ),
     (
+        "trace",
+        "  nqueens trace 4\n  nqueens trace 6 --algo flags --compact\n  nqueens trace 6 --format html > t.html\n  nqueens trace 5 --format svg > t.svg",
+        "0 traced; 2 bad usage, or a search longer than the format holds (see --limit)",
+    ),
+    (
         "completions",
         "  nqueens completions bash > /etc/bash_completion.d/nqueens",
         "0 printed; 2 bad usage",
@@ -121,9 +129,30 @@ fn command() -> clap::Command {
     cmd
 }
 
+/// Prints help or the version, or a usage error as one line (`error: ...`, exit 2, like every
+/// other bad input), and exits.
+fn exit_on_usage(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        _ => {
+            // clap's first paragraph, on one line; its usage hint follows a blank line.
+            let text = e.render().to_string();
+            let first = text.split("\n\n").next().unwrap_or("error: bad usage");
+            eprintln!("{}", first.split_whitespace().collect::<Vec<_>>().join(" "));
+            std::process::exit(2)
+        }
+    }
+}
+
 /// Parses the arguments and runs the subcommand.
 pub fn run() -> anyhow::Result<()> {
-    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
+    let cli = command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+        .unwrap_or_else(|e| exit_on_usage(e));
     match cli.command {
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut command(), "nqueens", &mut std::io::stdout());
@@ -140,6 +169,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Verify(a) => verify::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Trace(a) => trace::run(a),
     }
 }
 

@@ -18,9 +18,10 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::domain::{Bits64, Board, General};
+use super::domain::{Bits64, Board, General, NONE};
 use super::instance::Instance;
 use super::stats::Stats;
+use crate::algo::observe::{attack, Observer, Reason, Step};
 use crate::Placement;
 
 /// Limits and choices of a search.
@@ -120,6 +121,11 @@ pub struct Solver {
 trait Engine {
     fn find(&mut self) -> (Option<Placement>, Status);
     fn each(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status;
+    fn observe(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        obs: &mut dyn Observer,
+    ) -> Status;
     fn stats(&self) -> &Stats;
 }
 
@@ -175,6 +181,27 @@ impl Solver {
     pub fn for_each(&mut self, mut visit: impl FnMut(&Placement) -> ControlFlow<()>) -> Status {
         self.search
             .each(&mut |cols| visit(&Placement::new(cols.to_vec())))
+    }
+
+    /// [`for_each`](Self::for_each), reporting every step of the search to `obs`: decisions
+    /// and forced queens placed, squares the domains no longer hold, failed propagations,
+    /// queens taken off on backing up. `Break` from `obs` stops the search.
+    ///
+    /// ```
+    /// use nqueens::algo::observe::Work;
+    /// let mut solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(6), Default::default());
+    /// let mut work = Work::default();
+    /// solver.observe(|_| std::ops::ControlFlow::Continue(()), &mut work);
+    /// assert_eq!(work.solutions, 4);
+    /// assert_eq!(work.nodes, solver.stats().nodes + solver.stats().propagations);
+    /// ```
+    pub fn observe(
+        &mut self,
+        mut visit: impl FnMut(&Placement) -> ControlFlow<()>,
+        obs: &mut dyn Observer,
+    ) -> Status {
+        self.search
+            .observe(&mut |cols| visit(&Placement::new(cols.to_vec())), obs)
     }
 
     /// Counts the completions.
@@ -238,7 +265,7 @@ impl<B: Board> Engine for Search<B> {
             let mut run = 1;
             loop {
                 let budget = RESTART_BASE * luby(run);
-                match self.run(&mut visit, Some(budget)) {
+                match self.run(&mut visit, Some(budget), &mut ()) {
                     End::Done(status) => break status,
                     End::Restart => {
                         run += 1;
@@ -251,14 +278,23 @@ impl<B: Board> Engine for Search<B> {
                 }
             }
         } else {
-            self.run_to_end(&mut visit)
+            self.run_to_end(&mut visit, &mut ())
         };
         (found, status)
     }
 
     fn each(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status {
         self.begin();
-        self.run_to_end(visit)
+        self.run_to_end(visit, &mut ())
+    }
+
+    fn observe(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        obs: &mut dyn Observer,
+    ) -> Status {
+        self.begin();
+        self.run_to_end(visit, &mut { obs })
     }
 
     fn stats(&self) -> &Stats {
@@ -305,8 +341,12 @@ impl<B: Board> Search<B> {
         self.deadline = self.options.time_limit.map(|t| Instant::now() + t);
     }
 
-    fn run_to_end(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status {
-        match self.run(visit, None) {
+    fn run_to_end(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        obs: &mut impl Observer,
+    ) -> Status {
+        match self.run(visit, None, obs) {
             End::Done(status) => status,
             End::Restart => unreachable!("no failure budget, no restart"),
         }
@@ -335,20 +375,30 @@ impl<B: Board> Search<B> {
         &mut self,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         failure_budget: Option<u64>,
+        obs: &mut impl Observer,
     ) -> End {
         let started = Instant::now();
-        let end = self.run_inner(visit, failure_budget);
+        let end = self.run_inner(visit, failure_budget, obs);
         self.stats.time += started.elapsed();
         end
     }
 
-    fn run_inner(
+    fn run_inner<O: Observer>(
         &mut self,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         failure_budget: Option<u64>,
+        obs: &mut O,
     ) -> End {
+        // What the observer was last told the board holds, to report only what changes.
+        let mut told = Vec::new();
         self.dom.undo_to(self.root);
         self.frames.clear();
+        if obs.active() {
+            told = vec![NONE; self.dom.n()];
+            if report_queens(obs, &mut told, self.dom.queens(), None).is_break() {
+                return End::Done(Status::Stopped);
+            }
+        }
         if !self.root_ok {
             return End::Done(Status::Exhausted);
         }
@@ -359,7 +409,9 @@ impl<B: Board> Search<B> {
             match self.choose_row() {
                 None => {
                     self.stats.solutions += 1;
-                    if visit(self.dom.queens()).is_break() {
+                    let cols = self.dom.queens();
+                    let step = Step::Solution { cols, image: false };
+                    if obs.step(step).is_break() || visit(cols).is_break() {
                         return End::Done(Status::Stopped);
                     }
                 }
@@ -377,6 +429,10 @@ impl<B: Board> Search<B> {
                 self.dom.undo_to(frame.mark);
                 let row = frame.row as usize;
                 let tried = frame.next as usize;
+                if obs.active() && self.report_scan(obs, &mut told, row, tried).is_break() {
+                    return End::Done(Status::Stopped);
+                }
+                let frame = self.frames.last_mut().expect("the frame just read");
                 let Some(offset) = self.values[tried..]
                     .iter()
                     .position(|&c| self.dom.available(row, c as usize))
@@ -398,13 +454,80 @@ impl<B: Board> Search<B> {
                 }
                 self.stats.nodes += 1;
                 self.dom.place(row, self.values[tried + offset] as usize);
-                if self.dom.propagate(&mut self.stats) {
+                let consistent = self.dom.propagate(&mut self.stats);
+                if obs.active() {
+                    let told_all = report_queens(obs, &mut told, self.dom.queens(), Some(row));
+                    if told_all.is_break()
+                        || (!consistent && obs.step(Step::DeadEnd { row: None }).is_break())
+                    {
+                        return End::Done(Status::Stopped);
+                    }
+                }
+                if consistent {
                     break;
                 }
                 self.stats.failures += 1;
             }
         }
     }
+
+    /// Reports, for the observer only, the queens taken off since it was last told, then the
+    /// scan for `row`'s next square from the `tried`-th in value order: the squares the domain
+    /// no longer holds are rejected (with the line of the queen that took them), and each
+    /// square looked at is one check.
+    fn report_scan(
+        &self,
+        obs: &mut impl Observer,
+        told: &mut [u32],
+        row: usize,
+        tried: usize,
+    ) -> ControlFlow<()> {
+        let queens = self.dom.queens();
+        report_queens(obs, told, queens, None)?;
+        for &c in &self.values[tried..] {
+            let col = c as usize;
+            obs.checks(1);
+            if self.dom.available(row, col) {
+                return ControlFlow::Continue(());
+            }
+            let reason = attack(queens, row, col).unwrap_or(Reason::Propagation);
+            obs.step(Step::Reject { row, col, reason })?;
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// Tells `obs` how the board changed from `told` to `queens` and updates `told`: queens taken
+/// off, then the queen of the `decided` row, then those propagation forced.
+fn report_queens(
+    obs: &mut impl Observer,
+    told: &mut [u32],
+    queens: &[u32],
+    decided: Option<usize>,
+) -> ControlFlow<()> {
+    for row in (0..told.len()).rev() {
+        if told[row] != NONE && told[row] != queens[row] {
+            obs.step(Step::Remove {
+                row,
+                col: told[row] as usize,
+            })?;
+            told[row] = NONE;
+        }
+    }
+    let new = |row: usize, told: &[u32]| told[row] == NONE && queens[row] != NONE;
+    let forced = (0..told.len()).filter(|&r| Some(r) != decided);
+    for row in decided.into_iter().chain(forced) {
+        if new(row, told) {
+            told[row] = queens[row];
+            let col = queens[row] as usize;
+            obs.step(Step::Place {
+                row,
+                col,
+                forced: Some(row) != decided,
+            })?;
+        }
+    }
+    ControlFlow::Continue(())
 }
 
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ..., `i` from 1: restart budgets that waste

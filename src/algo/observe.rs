@@ -1,0 +1,220 @@
+//! Watching a rung search: the steps each rung reports as it goes, and who receives them.
+//!
+//! Every rung is written once, generic over an [`Observer`]. Counting and listing pass `()`,
+//! whose methods are empty and whose [`Observer::active`] is `false`: the compiler removes the
+//! calls and the work done only for them, so the plain search is the same machine code as
+//! before the hooks. A trace passes an observer that records each [`Step`]; [`Work`] counts
+//! the nodes and checks. The steps therefore come from the very loops that count, and cannot
+//! drift from them.
+//!
+//! ```
+//! use nqueens::algo::observe::{Observer, Step};
+//! use nqueens::algo::Algo;
+//! use std::ops::ControlFlow;
+//!
+//! struct Placed(u64);
+//! impl Observer for Placed {
+//!     fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+//!         if let Step::Place { .. } = step {
+//!             self.0 += 1;
+//!         }
+//!         ControlFlow::Continue(())
+//!     }
+//! }
+//! let mut placed = Placed(0);
+//! Algo::Backtracking.observe(4, &mut placed, &mut |_| ControlFlow::Continue(())).unwrap();
+//! // 4 + 6 + 4 + 2 partial placements of 1, 2, 3 and 4 rows.
+//! assert_eq!(placed.0, 16);
+//! ```
+
+use std::ops::ControlFlow;
+
+/// Why a rung refused a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    /// A queen above stands in the same column.
+    Column,
+    /// A queen above stands on the same `\` diagonal (`row - col` is equal).
+    Diagonal,
+    /// A queen above stands on the same `/` diagonal (`row + col` is equal).
+    AntiDiagonal,
+    /// `cp`: propagation left no square for some row or column after this square was chosen.
+    Propagation,
+    /// `mirror` and `symmetry`: another square's solutions are this one's images.
+    Symmetry,
+}
+
+impl Reason {
+    /// A short phrase for people.
+    ///
+    /// ```
+    /// assert_eq!(nqueens::algo::observe::Reason::Diagonal.describe(), "diagonal \\");
+    /// ```
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Column => "column",
+            Reason::Diagonal => "diagonal \\",
+            Reason::AntiDiagonal => "diagonal /",
+            Reason::Propagation => "propagation",
+            Reason::Symmetry => "symmetry",
+        }
+    }
+}
+
+/// One step of a search, as a rung reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// A queen put on `(row, col)`: one node of the search tree. `forced` is `cp`'s
+    /// propagation placing a queen that had only one square left.
+    Place {
+        /// Row, from 0 at the top.
+        row: usize,
+        /// Column, from 0 at the left.
+        col: usize,
+        /// Placed by propagation, not chosen.
+        forced: bool,
+    },
+    /// A square the rung considered for the next queen and refused.
+    Reject {
+        /// Row of the square.
+        row: usize,
+        /// Column of the square.
+        col: usize,
+        /// What rules it out.
+        reason: Reason,
+    },
+    /// A queen taken off `(row, col)` on the way back up.
+    Remove {
+        /// Row of the queen.
+        row: usize,
+        /// Column of the queen.
+        col: usize,
+    },
+    /// No square of `row` can take a queen: the search backs up. `None` for `cp`, whose
+    /// propagation fails on a row or a column with nothing left.
+    DeadEnd {
+        /// The row left without a square, where known.
+        row: Option<usize>,
+    },
+    /// A solution, in the order the rung hands it out. `image` marks one derived from a
+    /// searched solution by a symmetry (`mirror`, `symmetry`) instead of found on the board.
+    Solution {
+        /// The column of each row's queen.
+        cols: &'a [u32],
+        /// Derived by symmetry rather than searched.
+        image: bool,
+    },
+    /// `symmetry`: a complete board dropped because a smaller image of it is searched.
+    Duplicate {
+        /// The column of each row's queen.
+        cols: &'a [u32],
+    },
+}
+
+/// Receives the steps of a search. `Break` from [`step`](Observer::step) stops the search.
+pub trait Observer {
+    /// `false` only for the observer that ignores everything: rungs skip work done only to
+    /// describe a step (which squares a mask ruled out, and why). A method rather than a
+    /// constant so that `&mut dyn Observer` exists; for `()` it inlines to `false`.
+    fn active(&self) -> bool {
+        true
+    }
+
+    /// One step of the search.
+    fn step(&mut self, step: Step<'_>) -> ControlFlow<()>;
+
+    /// `k` more square checks: a test of one square (against each queen for `backtracking`,
+    /// against flags for `flags` and `swap`), or one mask operation that tests a whole row
+    /// for the bitboards.
+    fn checks(&mut self, k: u64) {
+        let _ = k;
+    }
+}
+
+/// The observer of plain counting and listing: nothing, at no cost.
+impl Observer for () {
+    #[inline(always)]
+    fn active(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn step(&mut self, _: Step<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    #[inline(always)]
+    fn checks(&mut self, _: u64) {}
+}
+
+impl<O: Observer + ?Sized> Observer for &mut O {
+    #[inline(always)]
+    fn active(&self) -> bool {
+        (**self).active()
+    }
+
+    #[inline(always)]
+    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+        (**self).step(step)
+    }
+
+    #[inline(always)]
+    fn checks(&mut self, k: u64) {
+        (**self).checks(k)
+    }
+}
+
+/// The work of one search: how many nodes it visited and how many square checks it made.
+///
+/// ```
+/// use nqueens::algo::Algo;
+/// let flags = Algo::Flags.work(8).unwrap();
+/// let bitboard = Algo::Bitboard.work(8).unwrap();
+/// assert_eq!(flags.nodes, bitboard.nodes); // the same tree...
+/// assert!(bitboard.checks * 5 < flags.checks); // ...with a row checked at once
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Work {
+    /// Queens placed, chosen or forced: the nodes of the search tree below the root.
+    pub nodes: u64,
+    /// Square checks, in the rung's own unit (see [`Observer::checks`]).
+    pub checks: u64,
+    /// Solutions handed out.
+    pub solutions: u64,
+}
+
+impl Observer for Work {
+    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+        match step {
+            Step::Place { .. } => self.nodes += 1,
+            Step::Solution { .. } => self.solutions += 1,
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn checks(&mut self, k: u64) {
+        self.checks += k;
+    }
+}
+
+/// Why a queen at `(row, col)` would be attacked by the queens in `cols` (`cols[r]` the
+/// column of row `r`'s queen, `u32::MAX` for none), checked in the order column, `\`, `/`.
+pub(crate) fn attack(cols: &[u32], row: usize, col: usize) -> Option<Reason> {
+    let queens = || {
+        cols.iter()
+            .enumerate()
+            .filter(|&(r, &c)| r != row && c != u32::MAX)
+            .map(|(r, &c)| (r, c as usize))
+    };
+    if queens().any(|(_, c)| c == col) {
+        Some(Reason::Column)
+    } else if queens().any(|(r, c)| r.wrapping_sub(c) == row.wrapping_sub(col)) {
+        Some(Reason::Diagonal)
+    } else if queens().any(|(r, c)| r + c == row + col) {
+        Some(Reason::AntiDiagonal)
+    } else {
+        None
+    }
+}

@@ -1,0 +1,233 @@
+//! Traces: the steps of a ladder search, recorded from the rung itself, and drawn for people.
+//!
+//! [`record`] runs an algorithm of the ladder with an observer (see [`crate::algo::observe`])
+//! that keeps each step as an [`Event`]: every queen placed, every square rejected and why,
+//! every dead end, every queen taken back, every solution. The writers turn a [`Trace`] into
+//! text (a board per step, or one line per step), JSON Lines for other tools, an animated SVG
+//! (SMIL, no script) or a self-contained HTML page with controls and the search tree.
+//!
+//! ```
+//! use nqueens::algo::Algo;
+//! use nqueens::trace::{record, Event};
+//! let trace = record(Algo::Backtracking, 4, 10_000).unwrap();
+//! assert!(trace.complete);
+//! assert_eq!(trace.solutions().count(), 2);
+//! assert_eq!(trace.events[0], Event::Place { row: 0, col: 0, forced: false });
+//! ```
+
+use std::ops::ControlFlow;
+
+use serde::{Deserialize, Serialize};
+
+use crate::algo::observe::{Observer, Reason, Step};
+use crate::algo::{Algo, AlgoError};
+
+mod board;
+pub mod html;
+pub mod json;
+pub mod svg;
+pub mod text;
+
+pub use board::Board;
+
+/// The most steps a text or JSON Lines trace holds: a few seconds to write, tens of megabytes.
+pub const MAX_STEPS: usize = 300_000;
+
+/// One recorded step: [`Step`] with its data owned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// A queen put on a square, by choice or (`cp`) forced by propagation.
+    Place {
+        /// Row, from 0 at the top.
+        row: usize,
+        /// Column, from 0 at the left.
+        col: usize,
+        /// Placed by propagation, not chosen.
+        #[serde(default, skip_serializing_if = "is_false")]
+        forced: bool,
+    },
+    /// A square refused for the next queen.
+    Reject {
+        /// Row of the square.
+        row: usize,
+        /// Column of the square.
+        col: usize,
+        /// What rules it out.
+        reason: Reason,
+    },
+    /// A queen taken off on the way back up.
+    Remove {
+        /// Row of the queen.
+        row: usize,
+        /// Column of the queen.
+        col: usize,
+    },
+    /// No square left: the search backs up (`row` is `None` for a failed propagation).
+    DeadEnd {
+        /// The row left without a square, where known.
+        row: Option<usize>,
+    },
+    /// A solution handed out; `image` when derived by a symmetry instead of searched.
+    Solution {
+        /// The column of each row's queen.
+        cols: Vec<u32>,
+        /// Derived by symmetry rather than found on the board.
+        #[serde(default, skip_serializing_if = "is_false")]
+        image: bool,
+    },
+    /// A complete board dropped because a smaller image of it is searched.
+    Duplicate {
+        /// The column of each row's queen.
+        cols: Vec<u32>,
+    },
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+impl Event {
+    fn from_step(step: Step<'_>) -> Event {
+        match step {
+            Step::Place { row, col, forced } => Event::Place { row, col, forced },
+            Step::Reject { row, col, reason } => Event::Reject { row, col, reason },
+            Step::Remove { row, col } => Event::Remove { row, col },
+            Step::DeadEnd { row } => Event::DeadEnd { row },
+            Step::Solution { cols, image } => Event::Solution {
+                cols: cols.to_vec(),
+                image,
+            },
+            Step::Duplicate { cols } => Event::Duplicate {
+                cols: cols.to_vec(),
+            },
+        }
+    }
+
+    /// One line for people: what happened, where, and why.
+    ///
+    /// ```
+    /// use nqueens::algo::observe::Reason;
+    /// use nqueens::trace::Event;
+    /// let e = Event::Reject { row: 1, col: 2, reason: Reason::AntiDiagonal };
+    /// assert_eq!(e.describe(), "reject   row 1 col 2: diagonal /");
+    /// ```
+    pub fn describe(&self) -> String {
+        let cols = |c: &[u32]| c.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        match self {
+            Event::Place { row, col, forced } => {
+                let how = if *forced {
+                    " (forced by propagation)"
+                } else {
+                    ""
+                };
+                format!("place    row {row} col {col}{how}")
+            }
+            Event::Reject { row, col, reason } => {
+                format!("reject   row {row} col {col}: {}", reason.describe())
+            }
+            Event::Remove { row, col } => format!("back up  row {row} col {col}"),
+            Event::DeadEnd { row: Some(row) } => format!("dead end row {row}: no square left"),
+            Event::DeadEnd { row: None } => "dead end: propagation left a line empty".into(),
+            Event::Solution { cols: c, image } => {
+                let how = if *image { " (image by symmetry)" } else { "" };
+                format!("solution {}{how}", cols(c))
+            }
+            Event::Duplicate { cols: c } => {
+                format!("drop     {}: a smaller image is searched", cols(c))
+            }
+        }
+    }
+}
+
+/// The recorded steps of one search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    /// Board size.
+    pub n: usize,
+    /// The algorithm that searched.
+    pub algo: Algo,
+    /// The steps, in order.
+    pub events: Vec<Event>,
+    /// Square checks made during the recorded steps (see [`Observer::checks`]).
+    pub checks: u64,
+    /// `true` if the search ended within the step limit; `false` if the trace is its start.
+    pub complete: bool,
+}
+
+impl Trace {
+    /// The solutions reported, in order.
+    ///
+    /// ```
+    /// let t = nqueens::trace::record(nqueens::algo::Algo::Flags, 4, 1000).unwrap();
+    /// assert_eq!(t.solutions().next(), Some(&[1, 3, 0, 2][..]));
+    /// ```
+    pub fn solutions(&self) -> impl Iterator<Item = &[u32]> {
+        self.events.iter().filter_map(|e| match e {
+            Event::Solution { cols, .. } => Some(cols.as_slice()),
+            _ => None,
+        })
+    }
+
+    /// The number of queens placed: the nodes of the search tree that were visited.
+    ///
+    /// ```
+    /// let t = nqueens::trace::record(nqueens::algo::Algo::Backtracking, 4, 1000).unwrap();
+    /// assert_eq!(t.placements(), 16);
+    /// ```
+    pub fn placements(&self) -> usize {
+        self.events
+            .iter()
+            .filter(|e| matches!(e, Event::Place { .. }))
+            .count()
+    }
+}
+
+/// Keeps the first `limit` steps; the one after them stops the search.
+struct Recorder {
+    events: Vec<Event>,
+    checks: u64,
+    limit: usize,
+    cut: bool,
+}
+
+impl Observer for Recorder {
+    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+        if self.events.len() == self.limit {
+            self.cut = true;
+            return ControlFlow::Break(());
+        }
+        self.events.push(Event::from_step(step));
+        ControlFlow::Continue(())
+    }
+
+    fn checks(&mut self, k: u64) {
+        self.checks += k;
+    }
+}
+
+/// Records the search of `algo` for `n`, keeping at most `limit` steps; the search stops at the
+/// step after them and the trace is then not [`complete`](Trace::complete).
+///
+/// ```
+/// use nqueens::algo::Algo;
+/// let t = nqueens::trace::record(Algo::Bitboard, 8, 50).unwrap();
+/// assert_eq!((t.events.len(), t.complete), (50, false));
+/// assert!(nqueens::trace::record(Algo::Bitboard, 0, 50).is_err());
+/// ```
+pub fn record(algo: Algo, n: usize, limit: usize) -> Result<Trace, AlgoError> {
+    let mut recorder = Recorder {
+        events: Vec::new(),
+        checks: 0,
+        limit,
+        cut: false,
+    };
+    algo.observe(n, &mut recorder, &mut |_| ControlFlow::Continue(()))?;
+    Ok(Trace {
+        n,
+        algo,
+        events: recorder.events,
+        checks: recorder.checks,
+        complete: !recorder.cut,
+    })
+}

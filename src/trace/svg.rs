@@ -1,0 +1,209 @@
+//! Animated SVG traces: one self-contained file that any browser plays, with SMIL and no script.
+//!
+//! Every animated thing is one element with one looping `<animate>` whose discrete `values`
+//! change at the steps where it changes: a queen per square that ever holds one, a shade per
+//! square that is ever attacked, one frame that jumps to each step's square, and a caption per
+//! step (step number, what happened, solutions so far). The file grows with the steps, so
+//! [`MAX_STEPS`] bounds it.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use super::{Board, Event, Trace};
+
+/// The most steps an animated SVG holds: about 200 KB, a few minutes of animation.
+pub const MAX_STEPS: usize = 2_000;
+
+/// Steps of the final board held at the end before the animation starts over.
+const TAIL: usize = 4;
+
+/// Seconds per step: half a second for short traces, faster for long ones (a minute for
+/// 600 steps), never under a tenth.
+fn seconds_per_step(steps: usize) -> f64 {
+    (60.0 / steps.max(1) as f64).clamp(0.1, 0.5)
+}
+
+/// Writes `trace` as an animated SVG document.
+///
+/// ```
+/// let t = nqueens::trace::record(nqueens::algo::Algo::Flags, 4, 1000).unwrap();
+/// let mut out = Vec::new();
+/// nqueens::trace::svg::write(&mut out, &t).unwrap();
+/// let svg = String::from_utf8(out).unwrap();
+/// assert!(svg.starts_with("<svg") && svg.contains("<animate") && !svg.contains("<script"));
+/// ```
+pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
+    let n = trace.n;
+    let steps = trace.events.len();
+    let frames = steps + TAIL;
+    let dur = seconds_per_step(steps) * frames as f64;
+    // The board after each step: frame 0 shows the first step.
+    let mut boards = Vec::with_capacity(steps);
+    let mut board = Board::new(n);
+    for event in &trace.events {
+        board.apply(event);
+        boards.push(board.clone());
+    }
+    let px = (n * 48).clamp(240, 640);
+    let caption = 1.6;
+    let height = n as f64 + caption;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{px}\" height=\"{h:.0}\" \
+         viewBox=\"0 0 {n} {height}\" font-family=\"sans-serif\">",
+        h = px as f64 * height / n as f64
+    );
+    let _ = writeln!(
+        s,
+        "<title>{} on {n} x {n}: {steps} steps{}</title>",
+        trace.algo,
+        if trace.complete { "" } else { " (the start)" }
+    );
+    s.push_str(
+        "<defs>\n<pattern id=\"squares\" width=\"2\" height=\"2\" patternUnits=\"userSpaceOnUse\">\
+         <rect width=\"2\" height=\"2\" fill=\"#f0d9b5\"/>\
+         <rect x=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/>\
+         <rect y=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/></pattern>\n\
+         <g id=\"queen\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.03\">\
+         <path d=\"M0.2 0.82 L0.14 0.34 L0.32 0.56 L0.4 0.24 L0.5 0.54 L0.6 0.24 L0.68 0.56 \
+         L0.86 0.34 L0.8 0.82 Z\"/>\
+         <circle cx=\"0.14\" cy=\"0.3\" r=\"0.05\"/><circle cx=\"0.4\" cy=\"0.2\" r=\"0.05\"/>\
+         <circle cx=\"0.6\" cy=\"0.2\" r=\"0.05\"/><circle cx=\"0.86\" cy=\"0.3\" r=\"0.05\"/></g>\n\
+         </defs>\n",
+    );
+    let _ = writeln!(
+        s,
+        "<rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\"/>\n\
+         <rect y=\"{n}\" width=\"{n}\" height=\"{caption}\" fill=\"#fff\"/>"
+    );
+    let anim = |values: &[String], key_times: &[usize], attr: &str| {
+        let times: Vec<String> = key_times
+            .iter()
+            .map(|&k| format!("{:.6}", k as f64 / frames as f64))
+            .collect();
+        format!(
+            "<animate attributeName=\"{attr}\" calcMode=\"discrete\" dur=\"{dur:.2}s\" \
+             repeatCount=\"indefinite\" values=\"{}\" keyTimes=\"{}\"/>",
+            values.join(";"),
+            times.join(";")
+        )
+    };
+    // Each square's shade and queen: a value at frame 0 and at every frame it changes.
+    for row in 0..n {
+        for col in 0..n {
+            let shade = |b: &Board| b.attacked(row, col) && b.queen(row) != Some(col);
+            let queen = |b: &Board| b.queen(row) == Some(col);
+            for (is, draw) in [
+                (
+                    &shade as &dyn Fn(&Board) -> bool,
+                    format!("<rect x=\"{col}\" y=\"{row}\" width=\"1\" height=\"1\" fill=\"#c0392b\" fill-opacity=\"0\">"),
+                ),
+                (
+                    &queen,
+                    format!("<use href=\"#queen\" x=\"{col}\" y=\"{row}\" visibility=\"hidden\">"),
+                ),
+            ] {
+                let (values, times) = changes(&boards, |b| is(b));
+                if values.iter().all(|&v| !v) {
+                    continue;
+                }
+                let (attr, on, off, close) = if draw.starts_with("<rect") {
+                    ("fill-opacity", "0.35", "0", "</rect>")
+                } else {
+                    ("visibility", "visible", "hidden", "</use>")
+                };
+                let values: Vec<String> = values
+                    .iter()
+                    .map(|&v| if v { on } else { off }.to_string())
+                    .collect();
+                let _ = writeln!(s, "{draw}{}{close}", anim(&values, &times, attr));
+            }
+        }
+    }
+    // The frame around each step's square, coloured by what happened there.
+    let mut xs = Vec::new();
+    let mut ys = Vec::new();
+    let mut colours = Vec::new();
+    for event in &trace.events {
+        let (square, colour) = match *event {
+            Event::Place { row, col, .. } => (Some((row, col)), "#27ae60"),
+            Event::Reject { row, col, .. } => (Some((row, col)), "#e74c3c"),
+            Event::Remove { row, col } => (Some((row, col)), "#7f8c8d"),
+            _ => (None, "transparent"),
+        };
+        let (row, col) = square.unwrap_or((0, 0));
+        xs.push(format!("{}", col as f64 + 0.05));
+        ys.push(format!("{}", row as f64 + 0.05));
+        colours.push(colour.to_string());
+    }
+    if steps > 0 {
+        let all: Vec<usize> = (0..steps).collect();
+        let _ = writeln!(
+            s,
+            "<rect width=\"0.9\" height=\"0.9\" fill=\"none\" stroke-width=\"0.1\" stroke=\"none\">\
+             {}{}{}</rect>",
+            anim(&xs, &all, "x"),
+            anim(&ys, &all, "y"),
+            anim(&colours, &all, "stroke"),
+        );
+    }
+    // One caption per step, shown during its frame (the last one through the tail).
+    let mut solutions = 0;
+    let font = 0.36;
+    for (i, event) in trace.events.iter().enumerate() {
+        if matches!(event, Event::Solution { .. }) {
+            solutions += 1;
+        }
+        let (values, times) = if i == 0 {
+            (vec!["visible", "hidden"], vec![0, 1])
+        } else if i + 1 == steps {
+            (vec!["hidden", "visible"], vec![0, i])
+        } else {
+            (vec!["hidden", "visible", "hidden"], vec![0, i, i + 1])
+        };
+        let values: Vec<String> = values.into_iter().map(String::from).collect();
+        let values = if steps == 1 {
+            vec!["visible".to_string()]
+        } else {
+            values
+        };
+        let times = if steps == 1 { vec![0] } else { times };
+        let _ = writeln!(
+            s,
+            "<g visibility=\"hidden\">{}<text x=\"0.1\" y=\"{y1:.2}\" font-size=\"{font}\">step {} of {steps} \
+             · {} solution{}</text><text x=\"0.1\" y=\"{y2:.2}\" font-size=\"{font}\" \
+             fill=\"#555\">{}</text></g>",
+            anim(&values, &times, "visibility"),
+            i + 1,
+            solutions,
+            if solutions == 1 { "" } else { "s" },
+            escape(&event.describe()),
+            y1 = n as f64 + 0.55,
+            y2 = n as f64 + 1.15,
+        );
+    }
+    s.push_str("</svg>\n");
+    out.write_all(s.as_bytes())
+}
+
+/// The value of `f` at frame 0 and at each later frame where it changes, with those frames.
+fn changes(boards: &[Board], f: impl Fn(&Board) -> bool) -> (Vec<bool>, Vec<usize>) {
+    let (mut values, mut times) = (Vec::new(), Vec::new());
+    for (i, b) in boards.iter().enumerate() {
+        let v = f(b);
+        if values.last() != Some(&v) {
+            values.push(v);
+            times.push(i);
+        }
+    }
+    (values, times)
+}
+
+/// `text` with the characters XML gives a meaning escaped.
+pub(crate) fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}

@@ -1,0 +1,132 @@
+//! `nqueens trace` and `nqueens bench --nodes` end to end.
+
+use assert_cmd::Command;
+use nqueens::algo::Algo;
+use predicates::prelude::*;
+
+fn nqueens(args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("nqueens").unwrap();
+    cmd.args(args);
+    cmd
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = nqueens(args).assert().success().get_output().clone();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_text_trace_draws_each_step_and_finds_both_solutions_of_4() {
+    let text = stdout(&["trace", "4"]);
+    assert!(text.contains("step 1  place    row 0 col 0"));
+    assert!(text.contains("solution 1 3 0 2") && text.contains("solution 2 0 3 1"));
+    assert!(text.contains("dead end row 2: no square left"));
+    // After the first queen, row 1 shows its column and diagonal attacked.
+    assert!(text
+        .contains("step 1  place    row 0 col 0  [nodes 1, solutions 0]\n  Q x x x\n  x x . .\n"));
+}
+
+#[test]
+fn compact_is_one_line_per_step_between_a_header_and_a_summary() {
+    let t = nqueens::trace::record(Algo::Swap, 5, 100_000).unwrap();
+    let text = stdout(&["trace", "5", "--algo", "swap", "--compact"]);
+    assert_eq!(text.lines().count(), t.events.len() + 2);
+    assert!(text.lines().last().unwrap().contains("10 solutions"));
+}
+
+#[test]
+fn json_lines_have_a_line_per_step() {
+    let text = stdout(&["trace", "6", "--algo", "cp", "--format", "json"]);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["algo"], "cp");
+    let end = lines.last().unwrap();
+    assert_eq!(end["end"], "complete");
+    assert_eq!(end["solutions"], 4);
+    assert_eq!(end["steps"].as_u64().unwrap() as usize, lines.len() - 2);
+}
+
+#[test]
+fn a_long_search_is_refused_with_a_message_naming_limit() {
+    nqueens(&["trace", "12"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("error: ").and(predicate::str::contains("--limit K")))
+        .stderr(predicate::function(|s: &str| s.lines().count() == 1));
+    // An SVG holds fewer steps than text.
+    nqueens(&["trace", "8", "--format", "svg"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("2000 steps").and(predicate::str::contains("--limit")));
+}
+
+#[test]
+fn limit_shows_the_first_steps() {
+    let text = stdout(&["trace", "12", "--limit", "100", "--compact"]);
+    assert_eq!(text.lines().count(), 102);
+    assert!(text.lines().last().unwrap().contains("beyond --limit"));
+    let svg = stdout(&["trace", "8", "--format", "svg", "--limit", "300"]);
+    assert!(svg.starts_with("<svg") && svg.contains("step 300 of 300"));
+    let html = stdout(&["trace", "5", "--algo", "mirror", "--format", "html"]);
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+}
+
+#[test]
+fn bad_arguments_are_one_line_and_exit_2() {
+    for args in [
+        &["trace", "0"][..],
+        &["trace", "13", "--algo", "permutations"],
+        &["trace", "6", "--algo", "quantum"],
+        &["trace", "6", "--limit", "0"],
+        &["trace", "6", "--limit", "300001"],
+        &["trace", "6", "--format", "html", "--limit", "20001"],
+        &["trace", "6", "--compact", "--format", "json"],
+    ] {
+        nqueens(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with("error"));
+    }
+}
+
+#[test]
+fn bench_nodes_reports_the_library_counts() {
+    let text = stdout(&[
+        "bench",
+        "6..=7",
+        "--algos",
+        "backtracking,bitboard",
+        "--nodes",
+    ]);
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("7 "))
+        .unwrap();
+    for algo in [Algo::Backtracking, Algo::Bitboard] {
+        let w = algo.work(7).unwrap();
+        assert!(
+            row.contains(&format!(" {}n {}c", w.nodes, w.checks)),
+            "{row}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("b.json");
+    nqueens(&["bench", "8", "--algos", "flags", "--nodes", "--json"])
+        .arg(&json)
+        .assert()
+        .success();
+    // JSON Lines: one object per cell, with the work as two more fields.
+    let cell: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&json).unwrap().trim()).unwrap();
+    let w = Algo::Flags.work(8).unwrap();
+    assert_eq!(cell["nodes"], w.nodes);
+    assert_eq!(cell["checks"], w.checks);
+    // Without --nodes the cells stay as they were.
+    let plain = stdout(&["bench", "6", "--algos", "flags"]);
+    let counted = |t: &str| t.len() > 1 && t[..t.len() - 1].parse::<u64>().is_ok();
+    assert!(!plain
+        .split_whitespace()
+        .any(|t| (t.ends_with('n') || t.ends_with('c')) && counted(t)));
+}

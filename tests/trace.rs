@@ -1,0 +1,417 @@
+//! Traces against the algorithms and independent oracles: the solutions a trace reports, the
+//! nodes it visits, the boards its JSON Lines replay to, and well-formed SVG and HTML.
+
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
+
+use nqueens::algo::observe::Work;
+use nqueens::algo::Algo;
+use nqueens::cp::{Instance, Options, Solver};
+use nqueens::trace::{self, Event, Trace};
+use nqueens::Placement;
+use quick_xml::events::Event as Xml;
+
+fn record(algo: Algo, n: usize) -> Trace {
+    let t = trace::record(algo, n, trace::MAX_STEPS).unwrap();
+    assert!(t.complete, "{algo} {n}");
+    t
+}
+
+fn listed(algo: Algo, n: usize) -> Vec<Vec<u32>> {
+    let mut all = Vec::new();
+    algo.for_each_solution(n, &mut |p| {
+        all.push(p.cols().to_vec());
+        ControlFlow::Continue(())
+    })
+    .unwrap();
+    all
+}
+
+/// Every solution for `n`, by testing every ordering of the columns: the slow obvious oracle.
+fn brute_force_solutions(n: usize) -> BTreeSet<Vec<u32>> {
+    fn orderings(rest: Vec<u32>) -> Vec<Vec<u32>> {
+        if rest.is_empty() {
+            return vec![Vec::new()];
+        }
+        let mut all = Vec::new();
+        for (i, &c) in rest.iter().enumerate() {
+            let mut others = rest.clone();
+            others.remove(i);
+            for mut tail in orderings(others) {
+                tail.insert(0, c);
+                all.push(tail);
+            }
+        }
+        all
+    }
+    orderings((0..n as u32).collect())
+        .into_iter()
+        .filter(|c| Placement::new(c.clone()).is_solution())
+        .collect()
+}
+
+/// Every way to put queens on the first `k` rows of an `n` board, attacking or not.
+fn boards(n: usize, k: usize) -> Vec<Vec<u32>> {
+    (0..k).fold(vec![Vec::new()], |level, _| {
+        level
+            .into_iter()
+            .flat_map(|cols| {
+                (0..n as u32).map(move |c| {
+                    let mut next = cols.clone();
+                    next.push(c);
+                    next
+                })
+            })
+            .collect()
+    })
+}
+
+fn peaceful(cols: &[u32]) -> bool {
+    (0..cols.len())
+        .all(|j| (0..j).all(|i| cols[i] != cols[j] && cols[i].abs_diff(cols[j]) as usize != j - i))
+}
+
+/// Partial placements of `k` peaceful queens on the first rows, `k = 1..=n`, that `keep`
+/// accepts: the nodes of a row-by-row search tree pruned at the first conflict.
+fn partial_placements(n: usize, keep: impl Fn(&[u32]) -> bool) -> usize {
+    (1..=n)
+        .map(|k| {
+            boards(n, k)
+                .iter()
+                .filter(|c| peaceful(c) && keep(c))
+                .count()
+        })
+        .sum()
+}
+
+#[test]
+fn trace_solutions_are_solves_for_every_algorithm_up_to_8() {
+    for n in 1..=8 {
+        let oracle = brute_force_solutions(n);
+        for algo in Algo::ALL {
+            let t = record(algo, n);
+            let traced: Vec<Vec<u32>> = t.solutions().map(<[u32]>::to_vec).collect();
+            let mut solved = listed(algo, n);
+            if algo == Algo::Parallel {
+                // Threads hand solutions out in no fixed order; the trace walks them in one.
+                solved.sort();
+                let mut sorted = traced.clone();
+                sorted.sort();
+                assert_eq!(sorted, solved, "{algo} {n}");
+            } else {
+                assert_eq!(traced, solved, "{algo} {n}");
+            }
+            let set: BTreeSet<Vec<u32>> = traced.iter().cloned().collect();
+            assert_eq!(set, oracle, "{algo} {n}");
+            assert_eq!(set.len(), traced.len(), "{algo} {n}: a solution twice");
+        }
+    }
+}
+
+#[test]
+fn placements_are_the_nodes_of_each_tree() {
+    for n in 1..=7 {
+        let all = partial_placements(n, |_| true);
+        let half = n as u32 / 2;
+        // mirror: the first queen in the left half, or (odd n from 5, where the second row
+        // has a square left for it) in the middle over a second queen in the left half.
+        let mirror = partial_placements(n, |c| {
+            let middle = n % 2 == 1 && n >= 5 && c[0] == half;
+            c[0] < half || (middle && c.get(1).is_none_or(|&c1| c1 < half))
+        });
+        let factorial = |k: usize| (1..=k).product::<usize>();
+        let permutations: usize = (1..=n).map(|k| factorial(n) / factorial(n - k)).sum();
+        for (algo, want) in [
+            (Algo::Permutations, permutations),
+            (Algo::Backtracking, all),
+            (Algo::Flags, all),
+            (Algo::Swap, all),
+            (Algo::Bitboard, all),
+            (Algo::Parallel, all),
+            (Algo::Mirror, if n == 1 { 1 } else { mirror }),
+        ] {
+            let t = record(algo, n);
+            assert_eq!(t.placements(), want, "{algo} {n}");
+            assert_eq!(algo.work(n).unwrap().nodes as usize, want, "{algo} {n}");
+        }
+    }
+}
+
+#[test]
+fn symmetry_visits_fewer_nodes_than_mirror_and_its_trace_agrees_with_its_work() {
+    for n in 4..=9 {
+        let t = record(Algo::Symmetry, n);
+        let work = Algo::Symmetry.work(n).unwrap();
+        assert_eq!(t.placements() as u64, work.nodes);
+        assert_eq!(t.checks, work.checks);
+        assert!(work.nodes < Algo::Mirror.work(n).unwrap().nodes, "{n}");
+    }
+}
+
+#[test]
+fn cp_placements_are_the_solvers_decisions_and_propagations() {
+    for n in 1..=9 {
+        let t = record(Algo::Cp, n);
+        let mut solver = Solver::new(&Instance::new(n), Options::default());
+        let (count, _) = solver.count();
+        let stats = *solver.stats();
+        let (mut decided, mut forced) = (0, 0);
+        for e in &t.events {
+            if let Event::Place { forced: f, .. } = e {
+                if *f {
+                    forced += 1;
+                } else {
+                    decided += 1;
+                }
+            }
+        }
+        assert_eq!((decided, forced), (stats.nodes, stats.propagations), "{n}");
+        assert_eq!(t.solutions().count() as u64, count);
+        let failures = t
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::DeadEnd { row: None }))
+            .count();
+        assert_eq!(failures as u64, stats.failures, "{n}");
+    }
+}
+
+#[test]
+fn work_explains_the_ladder() {
+    let w = |a: Algo| a.work(10).unwrap();
+    let (bt, flags, swap, bits) = (
+        w(Algo::Backtracking),
+        w(Algo::Flags),
+        w(Algo::Swap),
+        w(Algo::Bitboard),
+    );
+    // The same tree...
+    assert_eq!(bt.nodes, flags.nodes);
+    assert_eq!(flags.nodes, swap.nodes);
+    assert_eq!(swap.nodes, bits.nodes);
+    // ...with ever fewer checks.
+    assert!(bt.checks > flags.checks && flags.checks > swap.checks && swap.checks > bits.checks);
+    for algo in Algo::ALL {
+        assert_eq!(w(algo).solutions, 724, "{algo}");
+    }
+}
+
+/// Replays JSON Lines onto a board of its own, checking every step is legal, and returns the
+/// board (as row-major strings of `Q` and `.`) after each step.
+fn replay(json: &str, check_attacks: bool) -> Vec<String> {
+    let mut lines = json.lines();
+    let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    let n = header["n"].as_u64().unwrap() as usize;
+    let mut board: Vec<Option<u64>> = vec![None; n];
+    let mut shown = Vec::new();
+    let mut steps = 0;
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v.get("end").is_some() {
+            assert_eq!(v["steps"].as_u64().unwrap(), steps);
+            break;
+        }
+        steps += 1;
+        assert_eq!(v["step"].as_u64().unwrap(), steps);
+        let (row, col) = (v["row"].as_u64(), v["col"].as_u64());
+        match v["event"].as_str().unwrap() {
+            "place" => {
+                let (row, col) = (row.unwrap() as usize, col.unwrap());
+                assert_eq!(board[row], None, "place on an occupied row: {line}");
+                if check_attacks {
+                    for (r, c) in board.iter().enumerate() {
+                        if let Some(c) = *c {
+                            assert!(
+                                c != col && c.abs_diff(col) != r.abs_diff(row) as u64,
+                                "{line}"
+                            );
+                        }
+                    }
+                }
+                board[row] = Some(col);
+            }
+            "remove" => {
+                let row = row.unwrap() as usize;
+                assert_eq!(board[row], col, "remove of a queen not there: {line}");
+                board[row] = None;
+            }
+            "solution" => {
+                let cols: Vec<u32> = serde_json::from_value(v["cols"].clone()).unwrap();
+                let here: Vec<u32> = board.iter().map(|c| c.unwrap() as u32).collect();
+                if v.get("image").is_some() {
+                    let images = Placement::new(here).images().unwrap();
+                    assert!(images.iter().any(|p| p.cols() == cols), "{line}");
+                } else {
+                    assert_eq!(here, cols, "{line}");
+                }
+            }
+            "reject" | "dead_end" | "duplicate" => {}
+            other => panic!("unknown event {other}"),
+        }
+        shown.push(
+            (0..n)
+                .map(|r| {
+                    (0..n as u64)
+                        .map(|c| if board[r] == Some(c) { 'Q' } else { '.' })
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join("/"),
+        );
+    }
+    shown
+}
+
+/// The queens of each board drawn by the text trace, in the same form as [`replay`]'s.
+fn text_boards(text: &str, n: usize) -> Vec<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("step "))
+        .map(|(i, _)| {
+            lines[i + 1..=i + n]
+                .iter()
+                .map(|l| {
+                    l.split_whitespace()
+                        .map(|s| if s == "Q" { 'Q' } else { '.' })
+                        .collect::<String>()
+                })
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect()
+}
+
+#[test]
+fn json_lines_replay_to_the_boards_of_the_text_trace() {
+    for n in [1, 4, 5, 6] {
+        for algo in Algo::ALL {
+            let t = record(algo, n);
+            let mut json = Vec::new();
+            trace::json::write(&mut json, &t).unwrap();
+            let json = String::from_utf8(json).unwrap();
+            let boards = replay(&json, algo != Algo::Permutations);
+            assert_eq!(boards.len(), t.events.len());
+            let mut text = Vec::new();
+            trace::text::write(&mut text, &t, false).unwrap();
+            let text = String::from_utf8(text).unwrap();
+            assert_eq!(text_boards(&text, n), boards, "{algo} {n}");
+        }
+    }
+}
+
+#[test]
+fn json_lines_read_back_into_the_same_events() {
+    let t = record(Algo::Mirror, 5);
+    let mut json = Vec::new();
+    trace::json::write(&mut json, &t).unwrap();
+    let text = String::from_utf8(json).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let events: Vec<Event> = lines[1..lines.len() - 1]
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events, t.events);
+}
+
+/// Parses `text` as XML, failing on any error; returns how many times each of `names` opens.
+fn xml_counts(text: &str, names: &[&str]) -> Vec<usize> {
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut counts = vec![0; names.len()];
+    loop {
+        match reader.read_event().unwrap() {
+            Xml::Start(e) | Xml::Empty(e) => {
+                let name = String::from_utf8(e.name().as_ref().to_vec()).unwrap();
+                if let Some(i) = names.iter().position(|&n| n == name) {
+                    counts[i] += 1;
+                }
+                for a in e.attributes() {
+                    a.unwrap();
+                }
+            }
+            Xml::Eof => break,
+            _ => {}
+        }
+    }
+    counts
+}
+
+#[test]
+fn svg_and_html_are_well_formed() {
+    for (algo, n) in [(Algo::Backtracking, 4), (Algo::Cp, 6), (Algo::Symmetry, 6)] {
+        let t = record(algo, n);
+        let mut svg = Vec::new();
+        trace::svg::write(&mut svg, &t).unwrap();
+        let svg = String::from_utf8(svg).unwrap();
+        check_well_formed(&svg);
+        let [svgs, scripts, animates] = xml_counts(&svg, &["svg", "script", "animate"])[..] else {
+            unreachable!()
+        };
+        assert_eq!((svgs, scripts), (1, 0));
+        assert!(animates > t.events.len(), "a caption per step and more");
+        let mut html = Vec::new();
+        trace::html::write(&mut html, &t).unwrap();
+        let html = String::from_utf8(html).unwrap();
+        check_well_formed(&html);
+        let counts = xml_counts(&html, &["html", "script", "circle"]);
+        assert_eq!(counts[..2], [1, 1]);
+        // A vertex per step that places or rejects, plus the root and the marks.
+        let vertices = t
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::Place { .. } | Event::Reject { .. }))
+            .count();
+        assert!(counts[2] > vertices, "{algo} {n}");
+    }
+}
+
+/// Every element closes, in order: quick-xml checks end names against start names.
+fn check_well_formed(text: &str) {
+    let mut reader = quick_xml::Reader::from_str(text);
+    reader.config_mut().check_end_names = true;
+    let mut open = 0i64;
+    loop {
+        match reader.read_event() {
+            Ok(Xml::Start(_)) => open += 1,
+            Ok(Xml::End(_)) => open -= 1,
+            Ok(Xml::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!("not well-formed at {}: {e}", reader.buffer_position()),
+        }
+        assert!(open >= 0);
+    }
+    assert_eq!(open, 0, "unclosed elements");
+}
+
+#[test]
+fn a_limit_keeps_the_first_steps_of_the_whole_trace() {
+    let whole = record(Algo::Flags, 6);
+    for limit in [1, 10, 100] {
+        let t = trace::record(Algo::Flags, 6, limit).unwrap();
+        assert!(!t.complete);
+        assert_eq!(t.events, whole.events[..limit]);
+    }
+    let exact = trace::record(Algo::Flags, 6, whole.events.len()).unwrap();
+    assert!(exact.complete);
+}
+
+#[test]
+fn the_plain_search_and_the_observed_one_list_the_same() {
+    for algo in Algo::ALL {
+        let mut work = Work::default();
+        let mut seen = Vec::new();
+        algo.observe(7, &mut work, &mut |p| {
+            seen.push(p.clone());
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        let mut plain: Vec<Placement> = listed(algo, 7).into_iter().map(Placement::new).collect();
+        if algo == Algo::Parallel {
+            seen.sort();
+            plain.sort();
+        }
+        assert_eq!(seen, plain, "{algo}");
+        assert_eq!(work.solutions, 40);
+    }
+}
