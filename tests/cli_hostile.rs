@@ -44,9 +44,10 @@ fn one_error_line(words: &'static str) -> impl Predicate<str> {
 fn svg_claiming(claim: &str) -> String {
     let mut out = Vec::new();
     nqueens::format::svg::write(&mut out, &nqueens::Placement::new(vec![1, 3, 0, 2])).unwrap();
-    String::from_utf8(out)
-        .unwrap()
-        .replace("viewBox=\"0 0 4 4\"", &format!("viewBox=\"0 0 {claim} {claim}\""))
+    String::from_utf8(out).unwrap().replace(
+        "viewBox=\"0 0 4 4\"",
+        &format!("viewBox=\"0 0 {claim} {claim}\""),
+    )
 }
 
 #[test]
@@ -86,15 +87,12 @@ fn verify_of_an_endless_input_errs_at_once_in_bounded_memory() {
         .assert()
         .code(2)
         .stderr(one_error_line("line 1: unexpected character"));
-    bounded(
-        Some("head -c 1500000000 /dev/zero | tr '\\0' ."),
-        "verify",
-    )
-    .assert()
-    .code(2)
-    // "has no queen", or "has more than K squares" where K (set by the memory available) is
-    // below 1.5e9.
-    .stderr(one_error_line("line 1: row 1 has "));
+    bounded(Some("head -c 1500000000 /dev/zero | tr '\\0' ."), "verify")
+        .assert()
+        .code(2)
+        // "has no queen", or "has more than K squares" where K (set by the memory available) is
+        // below 1.5e9.
+        .stderr(one_error_line("line 1: row 1 has "));
 }
 
 #[test]
@@ -148,7 +146,14 @@ fn a_second_writer_of_a_checkpoint_is_refused() {
     drop(held);
     let (total, unique) = common::counts(10);
     nqueens()
-        .args(["count", "10", "--format", "csv", "--no-time", "--checkpoint"])
+        .args([
+            "count",
+            "10",
+            "--format",
+            "csv",
+            "--no-time",
+            "--checkpoint",
+        ])
         .arg(&path)
         .assert()
         .success()

@@ -175,7 +175,8 @@ pub(super) fn parse<R: BufRead>(
         }));
     };
     queens.sort_unstable();
-    let mut cols = Vec::with_capacity(n);
+    // `n` is only a claim until the queens are counted: the queens drawn bound the columns.
+    let mut cols = Vec::with_capacity(queens.len());
     for (i, pair) in queens.iter().enumerate() {
         let row = pair.0 as usize;
         let message = if i > 0 && queens[i - 1].0 as usize == row {
