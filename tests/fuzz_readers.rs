@@ -163,11 +163,11 @@ enum Mutation {
 fn mutation() -> impl Strategy<Value = Mutation> {
     let at = any::<usize>();
     prop_oneof![
-        (at.clone(), 0..8u8).prop_map(|(at, bit)| Mutation::Flip { at, bit }),
-        (at.clone(), any::<u8>()).prop_map(|(at, byte)| Mutation::Insert { at, byte }),
-        (at.clone(), 0..TOKENS.len()).prop_map(|(at, token)| Mutation::Token { at, token }),
-        (at.clone(), 1..64usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
-        (at.clone(), 1..64usize, 2..64usize).prop_map(|(at, len, times)| Mutation::Repeat {
+        (at, 0..8u8).prop_map(|(at, bit)| Mutation::Flip { at, bit }),
+        (at, any::<u8>()).prop_map(|(at, byte)| Mutation::Insert { at, byte }),
+        (at, 0..TOKENS.len()).prop_map(|(at, token)| Mutation::Token { at, token }),
+        (at, 1..64usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
+        (at, 1..64usize, 2..64usize).prop_map(|(at, len, times)| Mutation::Repeat {
             at,
             len,
             times
