@@ -97,6 +97,8 @@ fn config() -> Config {
         .unwrap_or(256);
     Config {
         cases,
+        // A failure prints its minimal input; none is written into the source tree.
+        failure_persistence: None,
         ..Config::default()
     }
 }
