@@ -181,7 +181,14 @@ impl ShardResult {
                 "not a shard result: larger than {MAX_FILE_BYTES} bytes"
             ));
         }
-        serde_json::from_slice(&text).map_err(|e| format!("not a shard result: {e}"))
+        serde_json::from_slice(&text).map_err(|e| {
+            // The decoder's message may quote a whole string of the file: keep its start.
+            let message = e.to_string();
+            match message.char_indices().nth(160) {
+                Some((cut, _)) => format!("not a shard result: {}...", &message[..cut]),
+                None => format!("not a shard result: {message}"),
+            }
+        })
     }
 
     /// What this shard counted.
@@ -204,7 +211,7 @@ pub enum MergeError {
     Corrupt {
         /// The file.
         file: String,
-        /// The checksum in the file.
+        /// The checksum in the file, quoted (and cut if long) by [`crate::format::excerpt`].
         found: String,
         /// The checksum of the content.
         expected: String,
@@ -292,7 +299,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
         if r.checksum != expected {
             return Err(MergeError::Corrupt {
                 file: name.clone(),
-                found: r.checksum.clone(),
+                found: crate::format::excerpt(&r.checksum),
                 expected,
             });
         }
@@ -302,8 +309,8 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
         };
         if r.format != FORMAT {
             return Err(invalid(format!(
-                "not a shard result (format {:?})",
-                r.format
+                "not a shard result (format {})",
+                crate::format::excerpt(&r.format)
             )));
         }
         if !(0.0..=MAX_SECONDS).contains(&r.seconds) {

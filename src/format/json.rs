@@ -111,7 +111,9 @@ impl<R: BufRead> Read for Tokens<'_, R> {
             }
         }
         out[..len].copy_from_slice(&buf[..len]);
-        self.src.consume(len);
+        // The decoder asks for one byte at a time: count lines here rather than scan again.
+        self.src.line += buf[..len].iter().filter(|&&b| b == b'\n').count();
+        self.src.input.consume(len);
         Ok(len)
     }
 }
