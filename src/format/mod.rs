@@ -155,13 +155,6 @@ pub(crate) struct Source<R> {
 }
 
 impl<R: BufRead> Source<R> {
-    /// Consumes `used` bytes of the buffer last filled, counting the newlines among them.
-    fn consume(&mut self, used: usize) {
-        let buf = self.input.fill_buf().unwrap_or_default();
-        self.line += buf[..used].iter().filter(|&&b| b == b'\n').count();
-        self.input.consume(used);
-    }
-
     /// Consumes bytes up to and including the first for which `stop` holds; `true` if one did.
     fn skip_until(&mut self, mut stop: impl FnMut(u8) -> bool) -> io::Result<bool> {
         loop {
@@ -169,12 +162,13 @@ impl<R: BufRead> Source<R> {
             if buf.is_empty() {
                 return Ok(false);
             }
-            if let Some(i) = buf.iter().position(|&b| stop(b)) {
-                self.consume(i + 1);
+            let found = buf.iter().position(|&b| stop(b));
+            let used = found.map_or(buf.len(), |i| i + 1);
+            self.line += buf[..used].iter().filter(|&&b| b == b'\n').count();
+            self.input.consume(used);
+            if found.is_some() {
                 return Ok(true);
             }
-            let len = buf.len();
-            self.consume(len);
         }
     }
 
@@ -280,7 +274,8 @@ impl<R: BufRead> Reader<R> {
             if !b.is_ascii_whitespace() {
                 return Ok(Some(b));
             }
-            self.source.consume(1);
+            self.source.line += usize::from(b == b'\n');
+            self.source.input.consume(1);
         }
     }
 

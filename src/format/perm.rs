@@ -86,8 +86,10 @@ pub(super) fn parse<R: BufRead>(
         };
         // The line number is that of the defect, which is on the current line.
         let line = src.line;
+        // Only the last byte consumed can be a newline.
         let ended = buf[i] == b'\n';
-        src.consume(i + 1);
+        src.line += usize::from(ended);
+        src.input.consume(i + 1);
         return Ok(match outcome {
             Ok(()) => Ok(Placement::new(cols)),
             Err(message) => Err(Malformed {
