@@ -131,7 +131,11 @@ fn bad_instances_name_the_line_and_the_problem() {
         ("8\nq one 2\n", 2, "not a row or column"),
         ("8\nq 1 2 3\n", 2, "expected"),
         ("0\n", 1, "board size"),
-        ("100000000000000000000\n", 1, "not 100000000000000000000"),
+        (
+            "100000000000000000000\n",
+            1,
+            "not \"100000000000000000000\"",
+        ),
         ("Q..\n.Z.\n...\n", 2, "'Z'"),
         ("Q..\n..\n...\n", 2, "2 cells, expected 3"),
         ("Q..\n...\n...\n...\n", 4, "more than 3 rows"),

@@ -5,7 +5,7 @@
 //! none it prints `no completion` with the effort of the proof and exits 1, like `grep` finding
 //! nothing.
 
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -59,18 +59,18 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 /// Runs `nqueens complete`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let (name, text) = if args.file == "-" {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| bad_input(format!("cannot read standard input: {e}")))?;
-        ("<stdin>".to_string(), text)
+    // Read line by line: an endless input gives an error at its first overlong line, in
+    // bounded memory, instead of being read whole first.
+    let (name, instance) = if args.file == "-" {
+        let name = "<stdin>".to_string();
+        let instance = Instance::read(io::stdin().lock());
+        (name, instance)
     } else {
-        let text = std::fs::read_to_string(&args.file)
+        let file = std::fs::File::open(&args.file)
             .map_err(|e| bad_input(format!("cannot read {}: {e}", args.file)))?;
-        (args.file.clone(), text)
+        (args.file.clone(), Instance::read(io::BufReader::new(file)))
     };
-    let instance = Instance::parse(&text).map_err(|e| bad_input(format!("{name}: {e}")))?;
+    let instance = instance.map_err(|e| bad_input(format!("{name}: {e}")))?;
     let options = Options {
         node_limit: args.node_limit,
         time_limit: args.time_limit,

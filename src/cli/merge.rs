@@ -16,7 +16,9 @@ pub struct Args {
     /// Output format, as for `count`.
     #[arg(long, value_enum, default_value = "table")]
     format: Output,
-    /// Leave timings out (otherwise the time is the sum over all shards).
+    /// Leave timings out. Otherwise the time is the sum of the shards' wall-clock times, each
+    /// of its last run only (a shard resumed from a checkpoint does not record its earlier
+    /// runs): neither the cluster's CPU time nor the time the whole count took.
     #[arg(long)]
     no_time: bool,
 }
@@ -26,15 +28,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut results = Vec::with_capacity(args.files.len());
     for path in &args.files {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
-        let result: ShardResult = serde_json::from_str(&text)
-            .map_err(|e| bad_input(format!("{name} is not a shard result: {e}")))?;
+        let file =
+            std::fs::File::open(path).map_err(|e| bad_input(format!("cannot read {name}: {e}")))?;
+        let result = ShardResult::read(file).map_err(|e| bad_input(format!("{name}: {e}")))?;
         results.push((name, result));
     }
     let tally = shard::merge(&results).map_err(bad_input)?;
     let first = &results[0].1;
-    let seconds = results.iter().map(|(_, r)| r.seconds).sum();
+    let seconds: f64 = results.iter().map(|(_, r)| r.seconds).sum();
+    if !args.no_time {
+        eprintln!(
+            "time: {seconds:.3} s, the sum of the {} shards' wall-clock times, each of its last run",
+            results.len()
+        );
+    }
     Exporter::new(std::io::stdout().lock(), args.format).write(&CountRow {
         n: first.n,
         total: tally.total,

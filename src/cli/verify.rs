@@ -46,7 +46,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let (mut seen, mut invalid) = (0u64, 0u64);
-    for record in Reader::new(input) {
+    // Columns cost 4 bytes a queen, up to twice that while their vector grows: a record that
+    // could not fit in the memory available is refused when it passes that size, not when the
+    // machine runs out.
+    let max_n = usize::try_from(super::available_memory() / 16).unwrap_or(usize::MAX);
+    for record in Reader::new(input).max_n(max_n) {
         // Malformed and unreadable input alike are the user's to fix: exit 2.
         let placement = record.map_err(bad_input)?;
         seen += 1;

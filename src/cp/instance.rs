@@ -6,8 +6,10 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
+use std::io::{BufRead, Read};
 
 use super::domain::NONE;
+use crate::format::{excerpt, ReadError, Reader};
 use crate::Placement;
 
 /// The largest board an instance may have. Each queen costs `O(n)` work and blocked squares
@@ -88,6 +90,11 @@ pub struct ParseError {
 }
 
 impl Instance {
+    /// The longest line [`Instance::read`] accepts, in bytes: a perm line or a JSON object of
+    /// [`MAX_N`] queens, or a drawing row of [`MAX_N`] cells with spaces, fits with room to
+    /// spare.
+    pub const MAX_LINE: usize = 8 * MAX_N + 4096;
+
     /// An empty board of size `n`.
     ///
     /// # Panics
@@ -289,27 +296,109 @@ impl Instance {
     /// assert_eq!(err.line, 3);
     /// ```
     pub fn parse(text: &str) -> Result<Self, ParseError> {
-        let lines: Vec<(usize, &str)> = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.split('#').next().unwrap_or("").trim()))
-            .filter(|(_, l)| !l.is_empty())
-            .collect();
-        let Some(&(first_line, first)) = lines.first() else {
-            return Err(ParseError {
-                line: text.lines().count().max(1),
-                message: "no instance: expected a board size N, a board drawing or a placement"
-                    .into(),
-            });
+        Self::read(text.as_bytes())
+    }
+
+    /// Reads an instance in any of the forms of [`Instance::parse`] from `input`, line by line.
+    ///
+    /// Memory is bounded by what the instance holds, never by what the input claims: a line
+    /// longer than [`Instance::MAX_LINE`] (no instance of at most [`MAX_N`] rows needs one) is refused as
+    /// soon as that many bytes have been read, so an endless input without newlines gives an
+    /// error at once. A failure to read the input is reported as a [`ParseError`] on the line
+    /// reached.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use nqueens::cp::Instance;
+    /// let inst = Instance::read(&b"4\nq 1 2\n"[..]).unwrap();
+    /// assert_eq!(inst.fixed().collect::<Vec<_>>(), vec![(0, 1)]);
+    /// let endless = std::io::repeat(b'.').take(2 * Instance::MAX_LINE as u64);
+    /// let err = Instance::read(std::io::BufReader::new(endless)).unwrap_err();
+    /// assert!(err.message.starts_with("longer than"));
+    /// ```
+    pub fn read(input: impl BufRead) -> Result<Self, ParseError> {
+        let mut lines = Lines {
+            input,
+            number: 0,
+            buf: Vec::new(),
         };
-        if first.bytes().all(|b| b.is_ascii_digit()) {
-            parse_list(&lines)
-        } else if first.chars().all(|ch| is_cell(ch) || ch.is_whitespace()) {
-            parse_drawing(&lines)
-        } else {
-            parse_placement(text, first_line)
+        loop {
+            let Some((line, raw)) = lines.next()? else {
+                return Err(ParseError {
+                    line: lines.number.max(1),
+                    message: "no instance: expected a board size N, a board drawing or a placement"
+                        .into(),
+                });
+            };
+            let first = content(raw);
+            if first.is_empty() {
+                continue;
+            }
+            return if first.bytes().all(|b| b.is_ascii_digit()) {
+                let first = first.to_string();
+                parse_list(line, &first, &mut lines)
+            } else if first.chars().all(|ch| is_cell(ch) || ch.is_whitespace()) {
+                let first = first.to_string();
+                parse_drawing(line, &first, &mut lines)
+            } else {
+                let mut raw = raw.as_bytes().to_vec();
+                raw.push(b'\n');
+                parse_placement(line, &raw, &mut lines.input)
+            };
         }
     }
+}
+
+/// The input, one line at a time, each at most [`MAX_LINE`] bytes.
+struct Lines<R> {
+    input: R,
+    /// The number of the last line read.
+    number: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The next line's number and text (without its line ending), or `None` at the end.
+    fn next(&mut self) -> Result<Option<(usize, &str)>, ParseError> {
+        self.buf.clear();
+        self.number += 1;
+        let line = self.number;
+        let read = (&mut self.input)
+            .take(Instance::MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|e| ParseError {
+                line,
+                message: format!("cannot read the input: {e}"),
+            })?;
+        if read == 0 {
+            self.number -= 1;
+            return Ok(None);
+        }
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+        } else if self.buf.len() > Instance::MAX_LINE {
+            return Err(ParseError {
+                line,
+                message: format!(
+                    "longer than {} bytes, more than an instance of up to {MAX_N} rows needs",
+                    Instance::MAX_LINE
+                ),
+            });
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        let text = std::str::from_utf8(&self.buf).map_err(|_| ParseError {
+            line,
+            message: "not UTF-8 text".into(),
+        })?;
+        Ok(Some((line, text)))
+    }
+}
+
+/// A line without its comment and surrounding blanks.
+fn content(line: &str) -> &str {
+    line.split('#').next().unwrap_or("").trim()
 }
 
 fn at(line: usize) -> impl Fn(InstanceError) -> ParseError {
@@ -323,14 +412,24 @@ fn is_cell(ch: char) -> bool {
     matches!(ch, 'Q' | 'q' | 'x' | 'X' | '.')
 }
 
-fn parse_list(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
-    let (first_line, first) = lines[0];
+fn parse_list<R: BufRead>(
+    first_line: usize,
+    first: &str,
+    lines: &mut Lines<R>,
+) -> Result<Instance, ParseError> {
     let n = first.parse().unwrap_or(usize::MAX);
     let mut inst = Instance::with_size(n).map_err(|_| ParseError {
         line: first_line,
-        message: format!("the board size must be from 1 to {MAX_N}, not {first}"),
+        message: format!(
+            "the board size must be from 1 to {MAX_N}, not {}",
+            excerpt(first)
+        ),
     })?;
-    for &(line, text) in &lines[1..] {
+    while let Some((line, raw)) = lines.next()? {
+        let text = content(raw);
+        if text.is_empty() {
+            continue;
+        }
         let err = |message: String| ParseError { line, message };
         let tokens: Vec<&str> = text
             .split(|ch: char| ch.is_whitespace() || ch == ',')
@@ -343,13 +442,14 @@ fn parse_list(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
         };
         let [r, c] = coords else {
             return Err(err(format!(
-                "expected `row col`, `q row col` or `x row col`, found {text:?}"
+                "expected `row col`, `q row col` or `x row col`, found {}",
+                excerpt(text)
             )));
         };
         let num = |t: &str| match t.parse::<usize>() {
             Ok(0) => Err(err("rows and columns count from 1, found 0".into())),
             Ok(v) => Ok(v - 1),
-            Err(_) => Err(err(format!("{t:?} is not a row or column number"))),
+            Err(_) => Err(err(format!("{} is not a row or column number", excerpt(t)))),
         };
         let (r, c) = (num(r)?, num(c)?);
         let added = if block {
@@ -362,9 +462,15 @@ fn parse_list(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
     Ok(inst)
 }
 
-fn parse_drawing(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
+fn parse_drawing<R: BufRead>(
+    first_line: usize,
+    first: &str,
+    lines: &mut Lines<R>,
+) -> Result<Instance, ParseError> {
     let mut inst: Option<Instance> = None;
-    for (r, &(line, text)) in lines.iter().enumerate() {
+    let mut rows = 0;
+    let mut last_line = first_line;
+    let mut add_row = |line: usize, text: &str| -> Result<(), ParseError> {
         let err = |message: String| ParseError { line, message };
         let cells: Vec<char> = text.chars().filter(|ch| !ch.is_whitespace()).collect();
         if let Some(&bad) = cells.iter().find(|&&ch| !is_cell(ch)) {
@@ -377,6 +483,7 @@ fn parse_drawing(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
             None => inst.insert(Instance::with_size(cells.len()).map_err(at(line))?),
         };
         let n = inst.n();
+        let r = rows;
         if r >= n {
             return Err(err(format!("the drawing has more than {n} rows")));
         }
@@ -394,37 +501,57 @@ fn parse_drawing(lines: &[(usize, &str)]) -> Result<Instance, ParseError> {
                 _ => {}
             }
         }
+        rows += 1;
+        Ok(())
+    };
+    add_row(first_line, first)?;
+    while let Some((line, raw)) = lines.next()? {
+        let text = content(raw);
+        if !text.is_empty() {
+            add_row(line, text)?;
+            last_line = line;
+        }
     }
-    let inst = inst.expect("the caller checked there is a first line");
-    if lines.len() < inst.n() {
+    let inst = inst.expect("the first row made the instance");
+    if rows < inst.n() {
         return Err(ParseError {
-            line: lines[lines.len() - 1].0,
-            message: format!(
-                "the drawing ends after {} rows, expected {}",
-                lines.len(),
-                inst.n()
-            ),
+            line: last_line,
+            message: format!("the drawing ends after {rows} rows, expected {}", inst.n()),
         });
     }
     Ok(inst)
 }
 
-fn parse_placement(text: &str, first_line: usize) -> Result<Instance, ParseError> {
+/// Reads the one placement that starts with `first` (the raw first line) and runs to the end.
+fn parse_placement(
+    first_line: usize,
+    first: &[u8],
+    rest: &mut impl BufRead,
+) -> Result<Instance, ParseError> {
     let err = |message: String| ParseError {
         line: first_line,
         message,
     };
-    let mut placements = crate::format::read(text).into_iter();
-    match (placements.next(), placements.next()) {
-        (Some(Ok(p)), None) => Instance::from_placement(&p).map_err(at(first_line)),
-        (Some(Ok(_)), Some(_)) => Err(err(
+    let mut placements = Reader::new(first.chain(rest)).max_n(MAX_N);
+    let placement = match placements.next() {
+        Some(Ok(p)) => p,
+        Some(Err(ReadError::Malformed { line, message })) => {
+            return Err(ParseError {
+                line: first_line + line - 1,
+                message: format!(
+                    "not an instance (expected N, a board drawing or a placement): {message}"
+                ),
+            })
+        }
+        Some(Err(ReadError::Io(e))) => return Err(err(format!("cannot read the input: {e}"))),
+        None => return Err(err("no placement found".into())),
+    };
+    if placements.next().is_some() {
+        return Err(err(
             "the input holds more than one placement; give one to complete".into(),
-        )),
-        (Some(Err(e)), _) => Err(err(format!(
-            "not an instance (expected N, a board drawing or a placement): {e}"
-        ))),
-        (None, _) => Err(err("no placement found".into())),
+        ));
     }
+    Instance::from_placement(&placement).map_err(at(first_line))
 }
 
 impl fmt::Display for Instance {

@@ -444,7 +444,7 @@ impl<B: Board> Search<B> {
                 if node_cap.is_some_and(|cap| self.stats.nodes >= cap) {
                     return End::Done(Status::NodeLimit);
                 }
-                if self.stats.nodes % CLOCK_EVERY == 0
+                if self.stats.nodes.is_multiple_of(CLOCK_EVERY)
                     && deadline.is_some_and(|d| Instant::now() >= d)
                 {
                     return End::Done(Status::TimeLimit);

@@ -16,15 +16,22 @@
 //! a power loss can cost at most the last second of work and never the file's consistency, and
 //! no counting thread waits for the disk.
 //!
+//! One run at a time: the journal is held with an advisory lock (`flock`) while it is open, so a
+//! second run of the same count (a job started twice, a requeue racing the old job) is refused
+//! in one line instead of doing the work twice; the operating system drops the lock when the
+//! process ends, however it ends. Only a regular file can be a journal: a device or a pipe
+//! (`/dev/zero`, `/dev/full`) is refused before anything is read or written.
+//!
 //! Reading is strict: a complete line (ending in a newline) that does not parse or whose CRC
 //! does not match is corruption, and the checkpoint is refused rather than trusted. The one
 //! exception is a *torn* last line, with no newline at its end: the only way to get one is a
 //! write cut short by a crash, so it is dropped (with a note on stderr) and its task counted
-//! again.
+//! again. Lines are read one at a time, none longer than a record can be, so memory is the
+//! finished tasks and nothing more.
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Write};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Mutex;
@@ -33,6 +40,7 @@ use std::time::Duration;
 
 use super::shard::Slice;
 use super::{Strategy, Tally, TaskSet};
+use crate::format::excerpt;
 
 /// What a checkpoint belongs to: resuming requires every field to match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +103,18 @@ pub enum CheckpointError {
         /// What is wrong.
         why: String,
     },
+    /// The path is not a regular file (a device, a pipe, a directory).
+    #[error("checkpoint {path} is not a regular file: a checkpoint must be a file that can be read back and appended to")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// Another run holds the checkpoint.
+    #[error("checkpoint {path} is in use by another run; two runs of one count would count the same tasks twice")]
+    Busy {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file belongs to another count.
     #[error(
         "checkpoint {path} belongs to another count: it has `{found}`, this run is `{expected}`"
@@ -140,27 +160,45 @@ impl Journal {
             .create(true)
             .open(path)
             .map_err(io)?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).map_err(io)?;
+        // A device or a pipe (`/dev/zero`, `/dev/full`) would be read or written forever.
+        if !file.metadata().map_err(io)?.is_file() {
+            return Err(CheckpointError::NotAFile {
+                path: path.to_path_buf(),
+            });
+        }
+        // Held until the journal is dropped (by this process or its death), so that a second
+        // run of the same count cannot append to the journal at the same time.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                return Err(CheckpointError::Busy {
+                    path: path.to_path_buf(),
+                })
+            }
+            // Some cluster file systems are mounted without locks (Lustre's default): the
+            // journal still works, only the guard against a second writer is gone.
+            Err(TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+                note(&format!(
+                    "checkpoint {}: the file system does not support locks, so nothing stops a second run from using it at the same time",
+                    path.display()
+                ));
+            }
+            Err(TryLockError::Error(e)) => return Err(io(e)),
+        }
         let expected = header.line();
-        let (done, valid_len) = if bytes.is_empty()
-            || (!bytes.contains(&b'\n') && expected.as_bytes().starts_with(&bytes))
-        {
+        let scan = scan(path, &file, header, &expected)?;
+        if scan.lines == 0 {
             // New, or a header torn by a crash before any record was written.
             file.set_len(0).map_err(io)?;
             file.write_all(expected.as_bytes()).map_err(io)?;
             file.sync_all().map_err(io)?;
             sync_dir(path);
-            (BTreeMap::new(), expected.len())
-        } else {
-            parse(path, &bytes, header, &expected)?
-        };
-        if valid_len < bytes.len() {
-            eprintln!(
-                "note: checkpoint {}: dropped a torn last record (a write cut short by a crash); its task is counted again",
+        } else if scan.torn {
+            note(&format!(
+                "checkpoint {}: dropped a torn last record (a write cut short by a crash); its task is counted again",
                 path.display()
-            );
-            file.set_len(valid_len as u64).map_err(io)?;
+            ));
+            file.set_len(scan.valid_len).map_err(io)?;
             file.sync_all().map_err(io)?;
         }
         let disk = file.try_clone().map_err(io)?;
@@ -182,7 +220,7 @@ impl Journal {
             file: Mutex::new(file),
             flusher: Some((stop, flusher)),
         };
-        Ok((journal, done))
+        Ok((journal, scan.done))
     }
 
     /// Appends the result of task `index` (flushed to disk within a second).
@@ -215,6 +253,13 @@ impl Drop for Journal {
     }
 }
 
+/// Tells the person running the count, on stderr. Written to the stream itself rather than with
+/// `eprintln!`, which a test harness captures into a growing buffer: the fuzz tests bound what
+/// opening a journal allocates.
+fn note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "note: {text}");
+}
+
 /// Makes a new file's directory entry durable; best effort, since not every system allows it.
 fn sync_dir(path: &Path) {
     let dir = match path.parent() {
@@ -231,27 +276,78 @@ fn record_line(index: usize, tally: Tally) -> String {
     format!("{body} {:08x}\n", crc32fast::hash(body.as_bytes()))
 }
 
-/// Reads the records of an existing checkpoint; returns them and the length of the valid part
-/// (shorter than the file only by a torn last line).
-fn parse(
+/// The longest line of a journal: a record is at most 3 numbers of 39 digits and a checksum,
+/// a header about a hundred bytes.
+const MAX_LINE: usize = 256;
+
+/// More than any task of a board of at most 32 rows counts (the whole of N = 32 is about 2^73):
+/// a bound that keeps the sum of all the records of a journal far from overflow.
+const MAX_TASK_COUNT: u128 = 1 << 100;
+
+/// What an existing journal holds.
+struct Scan {
+    /// The finished tasks.
+    done: BTreeMap<usize, Tally>,
+    /// Complete lines read (the header included).
+    lines: usize,
+    /// The length of the complete lines.
+    valid_len: u64,
+    /// Whether a torn last line follows them.
+    torn: bool,
+}
+
+/// Reads the records of an existing checkpoint, one line at a time: memory is the finished
+/// tasks (at most one entry per task of the shard) and one line of at most [`MAX_LINE`] bytes.
+fn scan(
     path: &Path,
-    bytes: &[u8],
+    file: &File,
     header: &Header,
     expected: &str,
-) -> Result<(BTreeMap<usize, Tally>, usize), CheckpointError> {
+) -> Result<Scan, CheckpointError> {
     let corrupt = |line: usize, why: String| CheckpointError::Corrupt {
         path: path.to_path_buf(),
         line,
         why,
     };
-    let mut done = BTreeMap::new();
-    let mut offset = 0;
-    let mut number = 0;
-    while let Some(end) = bytes[offset..].iter().position(|&b| b == b'\n') {
-        number += 1;
-        let raw = &bytes[offset..offset + end];
-        offset += end + 1;
-        let text = std::str::from_utf8(raw).map_err(|_| corrupt(number, "not text".into()))?;
+    let mut input = BufReader::new(file);
+    let mut raw = Vec::new();
+    let mut scan = Scan {
+        done: BTreeMap::new(),
+        lines: 0,
+        valid_len: 0,
+        torn: false,
+    };
+    loop {
+        raw.clear();
+        let read = (&mut input)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut raw)
+            .map_err(|source| CheckpointError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        let number = scan.lines + 1;
+        if read == 0 {
+            break;
+        }
+        if raw.pop() != Some(b'\n') {
+            if read > MAX_LINE {
+                return Err(corrupt(
+                    number,
+                    format!("a line longer than {MAX_LINE} bytes"),
+                ));
+            }
+            // The end of the file without a newline: a write cut short by a crash, unless it
+            // is not even the start of a header.
+            if number == 1 && !expected.as_bytes().starts_with(&raw) {
+                return Err(corrupt(1, "not a checkpoint header".into()));
+            }
+            scan.torn = true;
+            break;
+        }
+        scan.lines = number;
+        scan.valid_len += read as u64;
+        let text = std::str::from_utf8(&raw).map_err(|_| corrupt(number, "not text".into()))?;
         let (body, crc) = text
             .rsplit_once(' ')
             .ok_or_else(|| corrupt(number, "no checksum".into()))?;
@@ -273,9 +369,9 @@ fn parse(
             }
             continue;
         }
-        let fields: Vec<&str> = body.split(' ').collect();
-        let parsed = match fields[..] {
-            [i, t, u] => i
+        let mut fields = body.split(' ');
+        let parsed = match (fields.next(), fields.next(), fields.next(), fields.next()) {
+            (Some(i), Some(t), Some(u), None) => i
                 .parse::<usize>()
                 .ok()
                 .zip(t.parse::<u128>().ok())
@@ -283,7 +379,13 @@ fn parse(
             _ => None,
         };
         let ((index, total), unique8) =
-            parsed.ok_or_else(|| corrupt(number, format!("bad record {body:?}")))?;
+            parsed.ok_or_else(|| corrupt(number, format!("bad record {}", excerpt(body))))?;
+        if total.max(unique8) > MAX_TASK_COUNT {
+            return Err(corrupt(
+                number,
+                format!("task {index} claims more solutions than a board of 32 rows has"),
+            ));
+        }
         if index >= header.tasks || !header.slice.contains(index) {
             return Err(corrupt(
                 number,
@@ -291,15 +393,16 @@ fn parse(
             ));
         }
         let tally = Tally { total, unique8 };
-        if done.insert(index, tally).is_some_and(|old| old != tally) {
+        if scan
+            .done
+            .insert(index, tally)
+            .is_some_and(|old| old != tally)
+        {
             return Err(corrupt(
                 number,
                 format!("task {index} recorded twice with different counts"),
             ));
         }
     }
-    if number == 0 {
-        return Err(corrupt(1, "not a checkpoint header".into()));
-    }
-    Ok((done, offset))
+    Ok(scan)
 }

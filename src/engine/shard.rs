@@ -6,7 +6,10 @@
 //! results belong to the same count, cover every shard exactly once and are undamaged, then
 //! adds them.
 
+use std::collections::BTreeMap;
 use std::fmt;
+use std::io::Read;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -89,7 +92,9 @@ pub struct ShardResult {
     pub total: u128,
     /// Eight times this shard's share of the unique count.
     pub unique8: u128,
-    /// Seconds spent counting this shard (over all runs, if it was resumed, only the last).
+    /// Wall-clock seconds of the run that finished this shard: a shard resumed from a
+    /// checkpoint counts only its last run, so the sum over shards is the wall time of the
+    /// shards' last runs, not CPU time (each run used all the threads it was given).
     pub seconds: f64,
     /// The machine that counted it.
     pub hostname: String,
@@ -101,6 +106,12 @@ pub struct ShardResult {
 
 /// The most shards a count can be split into.
 pub const MAX_SHARDS: usize = 1 << 24;
+
+/// The largest [`ShardResult::seconds`] a result may claim: about 31 years.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// The largest shard result file: one is a few hundred bytes.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024;
 
 /// The value of [`ShardResult::format`].
 pub const FORMAT: &str = "nqueens-shard";
@@ -148,6 +159,34 @@ impl ShardResult {
         format!("{:08x}", crc32fast::hash(body.as_bytes()))
     }
 
+    /// Reads a result file, refusing one larger than [`MAX_FILE_BYTES`] before decoding it.
+    ///
+    /// ```
+    /// use nqueens::engine::shard::ShardResult;
+    /// assert!(ShardResult::read(&b"{\"format\": 1}"[..]).is_err());
+    /// assert!(ShardResult::read(std::io::repeat(b' ')).unwrap_err().contains("larger than"));
+    /// ```
+    pub fn read(input: impl Read) -> Result<ShardResult, String> {
+        let mut text = Vec::new();
+        input
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut text)
+            .map_err(|e| format!("cannot read it: {e}"))?;
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(format!(
+                "not a shard result: larger than {MAX_FILE_BYTES} bytes"
+            ));
+        }
+        serde_json::from_slice(&text).map_err(|e| {
+            // The decoder's message may quote a whole string of the file: keep its start.
+            let message = e.to_string();
+            match message.char_indices().nth(160) {
+                Some((cut, _)) => format!("not a shard result: {}...", &message[..cut]),
+                None => format!("not a shard result: {message}"),
+            }
+        })
+    }
+
     /// What this shard counted.
     pub fn tally(&self) -> Tally {
         Tally {
@@ -168,7 +207,7 @@ pub enum MergeError {
     Corrupt {
         /// The file.
         file: String,
-        /// The checksum in the file.
+        /// The checksum in the file, quoted (and cut if long) by [`crate::format::excerpt`].
         found: String,
         /// The checksum of the content.
         expected: String,
@@ -204,19 +243,30 @@ pub enum MergeError {
         second: String,
     },
     /// Some shards are missing.
-    #[error("{} of {shards} shards missing: {}", missing.len(), list(missing))]
+    #[error("{} of {shards} shards missing: {} (a Slurm job array reruns them with `sbatch --array={}`)",
+        count(missing), list(missing), list(missing))]
     Missing {
-        /// The missing shard numbers.
-        missing: Vec<usize>,
+        /// The missing shard numbers, as runs of consecutive numbers.
+        missing: Vec<RangeInclusive<usize>>,
         /// Number of shards.
         shards: usize,
     },
 }
 
-fn list(missing: &[usize]) -> String {
-    let shown: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
-    let more = if missing.len() > 20 { ", ..." } else { "" };
-    format!("{}{more}", shown.join(", "))
+fn count(missing: &[RangeInclusive<usize>]) -> usize {
+    missing.iter().map(|r| r.end() - r.start() + 1).sum()
+}
+
+/// The runs as `sbatch --array` takes them: `2,5-7`.
+fn list(missing: &[RangeInclusive<usize>]) -> String {
+    let runs: Vec<String> = missing
+        .iter()
+        .map(|r| match r.end() - r.start() {
+            0 => r.start().to_string(),
+            _ => format!("{}-{}", r.start(), r.end()),
+        })
+        .collect();
+    runs.join(",")
 }
 
 /// Checks that `results` (each with a name for messages) are the complete, undamaged set of
@@ -235,14 +285,16 @@ fn list(missing: &[usize]) -> String {
 /// ```
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
     let (first_name, first) = results.first().ok_or(MergeError::Empty)?;
-    let mut seen: Vec<Option<&str>> = vec![None; first.shards.min(MAX_SHARDS)];
+    // Keyed by shard rather than a slot for each of `shards`: memory follows the files given,
+    // not the number of shards a file claims.
+    let mut seen: BTreeMap<usize, &str> = BTreeMap::new();
     let mut sum = Tally::default();
     for (name, r) in results {
         let expected = r.expected_checksum();
         if r.checksum != expected {
             return Err(MergeError::Corrupt {
                 file: name.clone(),
-                found: r.checksum.clone(),
+                found: crate::format::excerpt(&r.checksum),
                 expected,
             });
         }
@@ -252,8 +304,14 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
         };
         if r.format != FORMAT {
             return Err(invalid(format!(
-                "not a shard result (format {:?})",
-                r.format
+                "not a shard result (format {})",
+                crate::format::excerpt(&r.format)
+            )));
+        }
+        if !(0.0..=MAX_SECONDS).contains(&r.seconds) {
+            return Err(invalid(format!(
+                "\"seconds\" is {}, not a wall time from 0 to {MAX_SECONDS}",
+                r.seconds
             )));
         }
         if r.shards == 0 || r.shard == 0 || r.shard > r.shards || r.shards > MAX_SHARDS {
@@ -301,8 +359,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
                 why,
             });
         }
-        let slot = &mut seen[r.shard - 1];
-        if let Some(other) = slot {
+        if let Some(other) = seen.insert(r.shard, name) {
             return Err(MergeError::Duplicate {
                 shard: r.shard,
                 shards: r.shards,
@@ -310,12 +367,22 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
                 second: name.clone(),
             });
         }
-        *slot = Some(name);
-        sum += r.tally();
+        sum = sum
+            .total
+            .checked_add(r.total)
+            .zip(sum.unique8.checked_add(r.unique8))
+            .map(|(total, unique8)| Tally { total, unique8 })
+            .ok_or_else(|| invalid("the counts add up past 2^128: not a count of queens".into()))?;
     }
-    let missing: Vec<usize> = (1..=first.shards)
-        .filter(|&i| seen[i - 1].is_none())
-        .collect();
+    // The gaps between the shards given, in order.
+    let mut missing = Vec::new();
+    let mut next = 1;
+    for &shard in seen.keys().chain([first.shards + 1].iter()) {
+        if shard > next {
+            missing.push(next..=shard - 1);
+        }
+        next = shard + 1;
+    }
     if !missing.is_empty() {
         return Err(MergeError::Missing {
             missing,

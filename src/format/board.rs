@@ -10,8 +10,9 @@
 //!
 //! Reading also accepts rows written without spaces (`.Q..`).
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 
+use super::{Malformed, Rest, Source, Until};
 use crate::Placement;
 
 /// Writes `placement` as a board followed by a blank line.
@@ -39,48 +40,106 @@ pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
-/// Parses one board: every row must have exactly one queen and as many squares as there are rows.
-pub(super) fn parse(text: &[u8]) -> Result<Placement, String> {
-    let mut rows = Vec::new();
-    for line in text.split(|&b| b == b'\n') {
-        let line = line.trim_ascii();
-        if line.is_empty() {
-            continue;
-        }
-        let row = rows.len() + 1;
-        let mut width = 0u32;
-        let mut queen = None;
-        for &b in line {
+/// Parses one board, row by row as the input streams by: the first row's width is the board's
+/// size, every row must have as many squares and exactly one queen, and a blank line (or the
+/// end of the input) ends the board. Only the queens' columns are kept, and reading stops at
+/// the first defect, named by its own line.
+pub(super) fn parse<R: BufRead>(
+    src: &mut Source<R>,
+    max_n: usize,
+) -> io::Result<Result<Placement, Malformed>> {
+    let mut cols: Vec<u32> = Vec::new();
+    let mut n: Option<usize> = None;
+    loop {
+        let line = src.line;
+        let row = cols.len() + 1;
+        let widest = n.unwrap_or(max_n);
+        let mut width = 0usize;
+        let mut queen: Option<usize> = None;
+        let mut defect: Option<String> = None;
+        let ended = src.skip_until(|b| {
             match b {
-                b' ' | b'\t' => continue,
-                b'.' => {}
-                b'Q' if queen.is_some() => return Err(format!("row {row} has two queens")),
-                b'Q' => queen = Some(width),
+                b'\n' => return true,
+                b'.' => width += 1,
+                b'Q' if queen.is_some() => defect = Some(format!("row {row} has two queens")),
+                b'Q' => {
+                    queen = Some(width);
+                    width += 1;
+                }
+                b if b.is_ascii_whitespace() => {}
                 other => {
-                    return Err(format!(
+                    defect = Some(format!(
                         "row {row}: unexpected character {:?} in a board (Q and . only)",
                         char::from(other)
                     ))
                 }
             }
-            width += 1;
+            if defect.is_none() && width > widest {
+                defect = Some(match n {
+                    Some(n) => format!("row {row} has more than {n} squares, like the first row"),
+                    None => format!("row {row} has more than {max_n} squares"),
+                });
+            }
+            defect.is_some()
+        })?;
+        let malformed = |message: String, rest: Rest| {
+            Ok(Err(Malformed {
+                line,
+                message,
+                rest,
+            }))
+        };
+        if let Some(message) = defect {
+            let rest = Rest {
+                line: true,
+                until: Until::Blank,
+            };
+            return malformed(message, rest);
         }
-        rows.push((queen, width));
+        let rest = Rest {
+            line: false,
+            until: if ended { Until::Blank } else { Until::Nothing },
+        };
+        if width == 0 {
+            // A blank line, or the end of the input: the board is over.
+            let n = n.unwrap_or_default();
+            if cols.len() < n {
+                let message = format!(
+                    "the board ends after {} rows, but its rows have {n} squares",
+                    cols.len()
+                );
+                return malformed(message, Rest::NOTHING);
+            }
+            return Ok(Ok(Placement::new(cols)));
+        }
+        let n = *n.get_or_insert(width);
+        if cols.len() == n {
+            return malformed(format!("the board has more than {n} rows"), rest);
+        }
+        if width != n {
+            let message = format!("row {row} has {width} squares, but the first row has {n}");
+            return malformed(message, rest);
+        }
+        let Some(queen) = queen else {
+            return malformed(format!("row {row} has no queen"), rest);
+        };
+        cols.push(queen as u32);
     }
-    let n = rows.len();
-    if let Some(i) = rows.iter().position(|&(_, w)| w as usize != n) {
-        return Err(format!(
-            "row {} has {} squares, but the board has {n} rows",
-            i + 1,
-            rows[i].1
-        ));
-    }
-    super::complete_rows(rows.into_iter().map(|(q, _)| q).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(text: &[u8]) -> Result<Placement, String> {
+        let mut src = Source {
+            input: text,
+            line: 1,
+        };
+        super::parse(&mut src, super::super::MAX_N)
+            .unwrap()
+            .map_err(|m| m.message)
+    }
 
     #[test]
     fn compact_and_spaced_rows() {
@@ -95,5 +154,11 @@ mod tests {
         assert_eq!(parse(b"QQ\n.Q\n").unwrap_err(), "row 1 has two queens");
         assert!(parse(b"Q..\n.Q.\n").unwrap_err().contains("3 squares"));
         assert!(parse(b"Qx\n.Q\n").unwrap_err().contains("'x'"));
+        assert!(parse(b"Q...\n..Q.\n")
+            .unwrap_err()
+            .contains("ends after 2 rows"));
+        assert!(parse(b".Q\nQ.\n.Q\n")
+            .unwrap_err()
+            .contains("more than 2 rows"));
     }
 }

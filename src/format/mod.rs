@@ -57,14 +57,18 @@ pub fn write(out: &mut impl Write, placement: &Placement, format: Format) -> io:
     }
 }
 
+/// The most queens a record may hold unless [`Reader::max_n`] lowers it: columns are `u32`,
+/// the largest board `nqueens find` writes.
+pub const MAX_N: usize = u32::MAX as usize;
+
 /// Why a record of the input could not be read as a placement.
 #[derive(Debug)]
 pub enum ReadError {
     /// The input could not be read at all.
     Io(io::Error),
-    /// The record starting on `line` (1-based) is not a placement in any format.
+    /// A record of the input is not a placement in any format.
     Malformed {
-        /// The 1-based line where the record starts.
+        /// The 1-based line where the defect was found.
         line: usize,
         /// What is wrong with it.
         message: String,
@@ -82,11 +86,145 @@ impl fmt::Display for ReadError {
 
 impl std::error::Error for ReadError {}
 
+/// Shows a piece of the input in an error message: quoted as Rust quotes a string, and cut to
+/// its first few dozen characters (with its length in bytes) when longer, so that a 100 MB
+/// token gives a short line.
+///
+/// ```
+/// use nqueens::format::excerpt;
+/// assert_eq!(excerpt("x1"), "\"x1\"");
+/// let long = "7".repeat(1000);
+/// assert_eq!(excerpt(&long), format!("\"{}\"... (1000 bytes)", "7".repeat(32)));
+/// ```
+pub fn excerpt(text: impl AsRef<[u8]>) -> String {
+    const SHOWN: usize = 32;
+    let bytes = text.as_ref();
+    // Four bytes per character at most: enough bytes for SHOWN characters.
+    let head = String::from_utf8_lossy(&bytes[..bytes.len().min(4 * SHOWN)]);
+    let mut chars = head.chars();
+    let shown: String = chars.by_ref().take(SHOWN).collect();
+    if chars.next().is_none() && bytes.len() <= 4 * SHOWN {
+        format!("{shown:?}")
+    } else {
+        format!("{shown:?}... ({} bytes)", bytes.len())
+    }
+}
+
+/// A malformed record: where and why, and what of it is left to skip before the next record.
+pub(crate) struct Malformed {
+    line: usize,
+    message: String,
+    rest: Rest,
+}
+
+/// What is left of a malformed record once its defect is found: reading stops at the defect,
+/// so an endless record (`verify /dev/zero`) gives its error at once and in constant memory,
+/// and the rest is skipped, without being kept, only if the caller asks for the next record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Rest {
+    /// The rest of the current line.
+    line: bool,
+    /// Then whole lines, up to what ends the record.
+    until: Until,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Until {
+    Nothing,
+    /// The blank line after a board.
+    Blank,
+    /// The `</svg>` that closes a picture, and the rest of its line.
+    SvgEnd,
+}
+
+impl Rest {
+    const NOTHING: Rest = Rest {
+        line: false,
+        until: Until::Nothing,
+    };
+    const LINE: Rest = Rest {
+        line: true,
+        until: Until::Nothing,
+    };
+}
+
+/// The input with the number of the line it is positioned on.
+pub(crate) struct Source<R> {
+    input: R,
+    /// The 1-based number of the line the input is positioned on.
+    line: usize,
+}
+
+impl<R: BufRead> Source<R> {
+    /// Consumes bytes up to and including the first for which `stop` holds; `true` if one did.
+    fn skip_until(&mut self, mut stop: impl FnMut(u8) -> bool) -> io::Result<bool> {
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(false);
+            }
+            let found = buf.iter().position(|&b| stop(b));
+            let used = found.map_or(buf.len(), |i| i + 1);
+            self.line += buf[..used].iter().filter(|&&b| b == b'\n').count();
+            self.input.consume(used);
+            if found.is_some() {
+                return Ok(true);
+            }
+        }
+    }
+
+    /// Consumes the rest of the current line, keeping none of it.
+    fn skip_line(&mut self) -> io::Result<()> {
+        self.skip_until(|b| b == b'\n').map(drop)
+    }
+
+    /// Consumes the rest of a record that broke off at a defect.
+    fn skip(&mut self, rest: Rest) -> io::Result<()> {
+        if rest.line {
+            self.skip_line()?;
+        }
+        match rest.until {
+            Until::Nothing => Ok(()),
+            Until::Blank => loop {
+                let mut blank = true;
+                // Stops at the end of the line or at its first non-blank byte.
+                let found = self.skip_until(|b| {
+                    blank &= b == b'\n' || b.is_ascii_whitespace();
+                    b == b'\n' || !blank
+                })?;
+                if !found || blank {
+                    return Ok(());
+                }
+                self.skip_line()?;
+            },
+            Until::SvgEnd => {
+                const END: &[u8] = b"</svg>";
+                // "</svg>" has no prefix that is also a suffix, so a mismatch restarts the match.
+                let mut matched = 0;
+                self.skip_until(|b| {
+                    matched = if b == END[matched] {
+                        matched + 1
+                    } else {
+                        usize::from(b == END[0])
+                    };
+                    matched == END.len()
+                })?;
+                self.skip_line()
+            }
+        }
+    }
+}
+
 /// Reads placements one record at a time from any mix of the formats that [`write()`] produces.
 ///
 /// The format of each record is told by its first non-blank character: a digit starts a perm
 /// line, `Q` or `.` a board, `{` a JSON object, `<` an SVG document. A malformed record gives
 /// one `Err` and reading goes on after it; an unreadable input gives one `Err` and ends.
+///
+/// Memory stays bounded by what the input holds: nothing is allocated for a size the input
+/// claims (an SVG `viewBox`, a JSON `"n"`) before the queens are there, no record may hold more
+/// than [`max_n`](Reader::max_n) queens, and reading stops at the first defect of a record, so
+/// that even an endless input without newlines gives its error at once.
 ///
 /// ```
 /// use nqueens::{Placement, format::Reader};
@@ -96,104 +234,71 @@ impl std::error::Error for ReadError {}
 /// assert!(all.iter().all(Placement::is_solution));
 /// ```
 pub struct Reader<R> {
-    input: R,
-    /// The 1-based number of the line the input is positioned on.
-    line: usize,
+    source: Source<R>,
+    max_n: usize,
+    /// What is left of the last record, if it was malformed.
+    rest: Rest,
     done: bool,
 }
 
 impl<R: BufRead> Reader<R> {
-    /// A reader over `input`.
+    /// A reader over `input`, for records of up to [`MAX_N`] queens.
     pub fn new(input: R) -> Self {
         Reader {
-            input,
-            line: 1,
+            source: Source { input, line: 1 },
+            max_n: MAX_N,
+            rest: Rest::NOTHING,
             done: false,
         }
+    }
+
+    /// Refuses, as malformed, records of more than `max_n` queens, before reading them whole:
+    /// the memory a record may take is about 4 bytes per queen.
+    ///
+    /// ```
+    /// use nqueens::format::Reader;
+    /// let mut r = Reader::new(&b"1 3 5 2 4\n"[..]).max_n(4);
+    /// assert_eq!(r.next().unwrap().unwrap_err().to_string(), "line 1: more than 4 columns");
+    /// ```
+    pub fn max_n(mut self, max_n: usize) -> Self {
+        self.max_n = max_n.min(MAX_N);
+        self
     }
 
     /// Skips blank space and returns the next byte without consuming it.
     fn peek_record_start(&mut self) -> io::Result<Option<u8>> {
         loop {
-            let buf = self.input.fill_buf()?;
+            let buf = self.source.input.fill_buf()?;
             let Some(&b) = buf.first() else {
                 return Ok(None);
             };
             if !b.is_ascii_whitespace() {
                 return Ok(Some(b));
             }
-            if b == b'\n' {
-                self.line += 1;
-            }
-            self.input.consume(1);
+            self.source.line += usize::from(b == b'\n');
+            self.source.input.consume(1);
         }
     }
 
-    /// Reads the rest of the current line (newline included) into `buf`, counting it.
-    fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
-        let len = self.input.read_until(b'\n', buf)?;
-        if buf.last() == Some(&b'\n') {
-            self.line += 1;
-        }
-        Ok(len)
-    }
-
-    /// Reads lines up to and including the first one that contains `end` (or to the end).
-    fn read_until_marker(&mut self, end: &[u8]) -> io::Result<Vec<u8>> {
-        let mut text = Vec::new();
-        loop {
-            let start = text.len();
-            if self.read_line(&mut text)? == 0 || contains(&text[start..], end) {
-                return Ok(text);
-            }
-        }
-    }
-
-    /// Reads lines up to the first blank one (or to the end).
-    fn read_until_blank(&mut self) -> io::Result<Vec<u8>> {
-        let mut text = Vec::new();
-        loop {
-            let start = text.len();
-            if self.read_line(&mut text)? == 0 || text[start..].trim_ascii().is_empty() {
-                return Ok(text);
-            }
-        }
-    }
-
-    fn read_record(&mut self, first: u8) -> io::Result<Result<Placement, String>> {
-        Ok(match first {
-            b'0'..=b'9' => {
-                let parsed = perm::parse_line(&mut self.input)?;
-                if parsed.ended_line {
-                    self.line += 1;
-                }
-                parsed.placement
-            }
-            b'Q' | b'.' => board::parse(&self.read_until_blank()?),
-            b'{' => {
-                let parsed = json::parse_from(&mut self.input)?;
-                if parsed.is_err() {
-                    // Resume reading on the next line.
-                    self.read_line(&mut Vec::new())?;
-                }
-                parsed
-            }
-            b'<' => svg::parse(&self.read_until_marker(b"</svg>")?),
-            other => {
-                let mut rest = Vec::new();
-                self.read_line(&mut rest)?;
-                Err(format!(
+    fn read_record(&mut self, first: u8) -> io::Result<Result<Placement, Malformed>> {
+        let max_n = self.max_n;
+        let src = &mut self.source;
+        match first {
+            b'0'..=b'9' => perm::parse(src, max_n),
+            b'Q' | b'.' => board::parse(src, max_n),
+            b'{' => json::parse(src, max_n),
+            b'<' => svg::parse(src, max_n),
+            other => Ok(Err(Malformed {
+                line: src.line,
+                message: format!(
                     "cannot tell the format from {:?}: expected a perm line (digits), a board \
                      (Q and .), a JSON object ({{) or an SVG picture (<)",
                     char::from(other)
-                ))
-            }
-        })
+                ),
+                rest: Rest::LINE,
+            })),
+        }
     }
-}
-
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -203,22 +308,28 @@ impl<R: BufRead> Iterator for Reader<R> {
         if self.done {
             return None;
         }
-        let mut start_line = self.line;
-        let result = match self.peek_record_start() {
+        let rest = std::mem::replace(&mut self.rest, Rest::NOTHING);
+        let result = match self
+            .source
+            .skip(rest)
+            .and_then(|()| self.peek_record_start())
+        {
             Ok(None) => {
                 self.done = true;
                 return None;
             }
-            Ok(Some(first)) => {
-                start_line = self.line;
-                self.read_record(first)
-            }
+            Ok(Some(first)) => self.read_record(first),
             Err(e) => Err(e),
         };
-        let line = start_line;
         Some(match result {
             Ok(Ok(p)) => Ok(p),
-            Ok(Err(message)) => Err(ReadError::Malformed { line, message }),
+            Ok(Err(m)) => {
+                self.rest = m.rest;
+                Err(ReadError::Malformed {
+                    line: m.line,
+                    message: m.message,
+                })
+            }
             Err(e) => {
                 self.done = true;
                 Err(ReadError::Io(e))
@@ -272,16 +383,6 @@ fn write_columns(out: &mut impl Write, placement: &Placement, sep: &[u8]) -> io:
         }
     }
     out.write_all(&buf)
-}
-
-/// Checks that `rows` (the queen's column in each row, 0-based) form an `n`-row placement with
-/// every column on the board, as the picture formats need; names the first bad row.
-fn complete_rows(rows: Vec<Option<u32>>) -> Result<Placement, String> {
-    rows.into_iter()
-        .enumerate()
-        .map(|(r, c)| c.ok_or_else(|| format!("row {} has no queen", r + 1)))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Placement::new)
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use std::io::{self, BufRead, Write};
 
+use super::{Malformed, Rest, Source};
 use crate::Placement;
 
 /// Writes `placement` as one perm line.
@@ -17,98 +18,103 @@ pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     out.write_all(b"\n")
 }
 
-/// The outcome of parsing one perm line.
-pub(super) struct Parsed {
-    /// The placement, or what is wrong with the line.
-    pub placement: Result<Placement, String>,
-    /// Whether a newline was consumed (the input may end without one).
-    pub ended_line: bool,
-}
-
 /// Parses one perm line straight from the input buffer, consuming it with its newline.
 ///
 /// No line string is built: the bytes are turned into columns as they stream by, so memory is
-/// the columns alone. Spaces, tabs and commas separate numbers.
-pub(super) fn parse_line(input: &mut impl BufRead) -> io::Result<Parsed> {
+/// the columns alone (at most `max_n` of them). Spaces, tabs and commas separate numbers.
+/// Reading stops at the first defect, leaving the rest of the line to the caller.
+pub(super) fn parse<R: BufRead>(
+    src: &mut Source<R>,
+    max_n: usize,
+) -> io::Result<Result<Placement, Malformed>> {
     let mut cols = Vec::new();
     let mut value: u64 = 0;
     let mut in_number = false;
-    let mut error: Option<String> = None;
     loop {
-        let buf = input.fill_buf()?;
+        let buf = src.input.fill_buf()?;
         if buf.is_empty() {
-            let placement = finish(cols, value, in_number, error);
-            return Ok(Parsed {
-                placement,
-                ended_line: false,
-            });
+            let line = src.line;
+            return Ok(finish(&mut cols, value, in_number, max_n)
+                .map(|()| Placement::new(cols))
+                .map_err(|message| Malformed {
+                    line,
+                    message,
+                    rest: Rest::NOTHING,
+                }));
         }
-        let mut used = buf.len();
-        let mut ended = false;
+        let mut step = None;
         for (i, &b) in buf.iter().enumerate() {
             let digit = b.wrapping_sub(b'0');
             if digit < 10 {
-                // Saturating just above u32::MAX keeps `value` far from u64 overflow, however
-                // many digits follow.
-                value = (value * 10 + u64::from(digit)).min(u64::from(u32::MAX) + 1);
+                value = value * 10 + u64::from(digit);
                 in_number = true;
-                if value > u64::from(u32::MAX) && error.is_none() {
-                    error = Some("a column number is too large".into());
+                if value > u64::from(u32::MAX) {
+                    step = Some((i, Err("a column number is too large".to_string())));
+                    break;
                 }
                 continue;
             }
             match b {
                 b' ' | b'\t' | b',' | b'\r' | b'\n' => {
-                    if in_number && error.is_none() {
-                        push(&mut cols, value, &mut error);
+                    if in_number {
+                        if let Err(e) = finish(&mut cols, value, in_number, max_n) {
+                            step = Some((i, Err(e)));
+                            break;
+                        }
                     }
                     value = 0;
                     in_number = false;
                     if b == b'\n' {
-                        used = i + 1;
-                        ended = true;
+                        step = Some((i, Ok(())));
                         break;
                     }
                 }
                 other => {
-                    if error.is_none() {
-                        error = Some(format!(
-                            "unexpected character {:?} in a perm line",
-                            char::from(other)
-                        ));
-                    }
+                    let message = format!(
+                        "unexpected character {:?} in a perm line",
+                        char::from(other)
+                    );
+                    step = Some((i, Err(message)));
+                    break;
                 }
             }
         }
-        input.consume(used);
-        if ended {
-            return Ok(Parsed {
-                placement: finish(cols, 0, false, error),
-                ended_line: true,
-            });
-        }
+        let Some((i, outcome)) = step else {
+            let len = buf.len();
+            src.input.consume(len);
+            continue;
+        };
+        // The line number is that of the defect, which is on the current line.
+        let line = src.line;
+        // Only the last byte consumed can be a newline.
+        let ended = buf[i] == b'\n';
+        src.line += usize::from(ended);
+        src.input.consume(i + 1);
+        return Ok(match outcome {
+            Ok(()) => Ok(Placement::new(cols)),
+            Err(message) => Err(Malformed {
+                line,
+                message,
+                rest: if ended { Rest::NOTHING } else { Rest::LINE },
+            }),
+        });
     }
 }
 
-fn push(cols: &mut Vec<u32>, value: u64, error: &mut Option<String>) {
+/// Adds the number just read, if any, as a 0-based column.
+fn finish(cols: &mut Vec<u32>, value: u64, in_number: bool, max_n: usize) -> Result<(), String> {
+    if !in_number {
+        return Ok(());
+    }
+    if cols.len() == max_n {
+        return Err(format!("more than {max_n} columns"));
+    }
     match value.checked_sub(1) {
-        Some(c) => cols.push(c as u32),
-        None => *error = Some("column 0: columns are numbered from 1".into()),
-    }
-}
-
-fn finish(
-    mut cols: Vec<u32>,
-    value: u64,
-    in_number: bool,
-    mut error: Option<String>,
-) -> Result<Placement, String> {
-    if in_number && error.is_none() {
-        push(&mut cols, value, &mut error);
-    }
-    match error {
-        Some(e) => Err(e),
-        None => Ok(Placement::new(cols)),
+        Some(c) => {
+            cols.push(c as u32);
+            Ok(())
+        }
+        None => Err("column 0: columns are numbered from 1".into()),
     }
 }
 
@@ -116,23 +122,31 @@ fn finish(
 mod tests {
     use super::*;
 
-    fn parse(text: &str) -> Result<Placement, String> {
-        parse_line(&mut text.as_bytes()).unwrap().placement
+    fn parse_text(text: &str) -> Result<Placement, String> {
+        let mut src = Source {
+            input: text.as_bytes(),
+            line: 1,
+        };
+        parse(&mut src, super::super::MAX_N)
+            .unwrap()
+            .map_err(|m| m.message)
     }
 
     #[test]
     fn separators_and_endings() {
         let want = Placement::new(vec![1, 3, 0, 2]);
         for text in ["2 4 1 3", "2 4 1 3\n", "2,4,1,3\r\n", "2\t4  1 3 \n"] {
-            assert_eq!(parse(text), Ok(want.clone()), "{text:?}");
+            assert_eq!(parse_text(text), Ok(want.clone()), "{text:?}");
         }
     }
 
     #[test]
     fn bad_lines() {
-        assert!(parse("1 0 2").unwrap_err().contains("column 0"));
-        assert!(parse("1 99999999999 2").unwrap_err().contains("too large"));
-        assert!(parse("1 -2").unwrap_err().contains("'-'"));
+        assert!(parse_text("1 0 2").unwrap_err().contains("column 0"));
+        assert!(parse_text("1 99999999999 2")
+            .unwrap_err()
+            .contains("too large"));
+        assert!(parse_text("1 -2").unwrap_err().contains("'-'"));
     }
 
     #[test]
@@ -140,9 +154,22 @@ mod tests {
         let cols: Vec<u32> = (0..50_000).collect();
         let mut text = Vec::new();
         write(&mut text, &Placement::new(cols.clone())).unwrap();
-        let mut input = io::BufReader::with_capacity(7, &text[..]);
-        let parsed = parse_line(&mut input).unwrap();
-        assert!(parsed.ended_line);
-        assert_eq!(parsed.placement.unwrap().cols(), &cols[..]);
+        let mut src = Source {
+            input: io::BufReader::with_capacity(7, &text[..]),
+            line: 1,
+        };
+        let parsed = parse(&mut src, cols.len()).unwrap();
+        assert_eq!(src.line, 2);
+        assert_eq!(parsed.ok().unwrap().cols(), &cols[..]);
+        let mut src = Source {
+            input: &text[..],
+            line: 1,
+        };
+        let short = parse(&mut src, cols.len() - 1).unwrap();
+        assert!(short
+            .err()
+            .unwrap()
+            .message
+            .contains("more than 49999 columns"));
     }
 }

@@ -5,8 +5,9 @@
 //! its square; reading a picture back takes the queens from those elements, so what is
 //! verified is what is drawn.
 
-use std::io::{self, Write};
+use std::io::{self, BufRead, Write};
 
+use super::{Malformed, Rest, Source, Until};
 use crate::Placement;
 
 /// Side of one square in pixels when the board is small; big boards are shrunk to fit.
@@ -62,41 +63,168 @@ pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     out.write_all(b"</svg>\n")
 }
 
+/// The longest element (`<...>`) a picture written by [`write`] could hold, with room to spare.
+const MAX_TAG: usize = 4096;
+
 /// Parses one SVG document written by [`write`]: the board size from `viewBox`, the queens from
-/// the `<use href="#queen">` elements.
-pub(super) fn parse(text: &[u8]) -> Result<Placement, String> {
-    let text = std::str::from_utf8(text).map_err(|_| "the SVG is not UTF-8 text".to_string())?;
-    if !text.contains("</svg>") {
-        return Err("the SVG picture ends before </svg>".into());
-    }
-    let view_box = attribute(text, "viewBox").ok_or("the SVG has no viewBox")?;
-    let n = match view_box.split_whitespace().collect::<Vec<_>>()[..] {
-        ["0", "0", w, h] if w == h => w
-            .parse::<usize>()
-            .map_err(|_| format!("viewBox {view_box:?} is not a board size"))?,
-        _ => return Err(format!("viewBox {view_box:?} is not a square board")),
+/// the `<use href="#queen">` elements, up to `</svg>`.
+///
+/// The document streams by one element at a time and only the queens are kept: nothing is
+/// allocated for the size `viewBox` claims, so a picture that claims a board of 10^11 squares
+/// costs no more than the few queens it holds.
+pub(super) fn parse<R: BufRead>(
+    src: &mut Source<R>,
+    max_n: usize,
+) -> io::Result<Result<Placement, Malformed>> {
+    let mut n: Option<usize> = None;
+    // (row, column) of each queen drawn.
+    let mut queens: Vec<(u32, u32)> = Vec::new();
+    let mut tag = Vec::new();
+    let malformed = |line, message: String| {
+        Ok(Err(Malformed {
+            line,
+            message,
+            rest: Rest {
+                line: false,
+                until: Until::SvgEnd,
+            },
+        }))
     };
-    let mut rows = vec![None; n];
-    for element in text.split("<use").skip(1) {
-        let element = &element[..element.find('>').unwrap_or(element.len())];
-        if !element.contains("href=\"#queen\"") {
+    loop {
+        // Text between elements (the title) is not kept.
+        if !src.skip_until(|b| b == b'<')? {
+            return Ok(Err(Malformed {
+                line: src.line,
+                message: "the SVG picture ends before </svg>".into(),
+                rest: Rest::NOTHING,
+            }));
+        }
+        let line = src.line;
+        tag.clear();
+        let mut long = false;
+        let closed = src.skip_until(|b| {
+            if b == b'>' {
+                return true;
+            }
+            tag.push(b);
+            long = tag.len() > MAX_TAG;
+            long
+        })?;
+        if long {
+            return malformed(
+                line,
+                format!("an SVG element longer than {MAX_TAG} bytes: not a picture of a board"),
+            );
+        }
+        if !closed {
+            return Ok(Err(Malformed {
+                line: src.line,
+                message: "the SVG picture ends before </svg>".into(),
+                rest: Rest::NOTHING,
+            }));
+        }
+        let Ok(element) = std::str::from_utf8(&tag) else {
+            return malformed(line, "the SVG is not UTF-8 text".into());
+        };
+        if element.starts_with("/svg") {
+            break;
+        }
+        if n.is_none() {
+            if let Some(view_box) = attribute(element, "viewBox") {
+                match board_size(view_box, max_n) {
+                    Ok(size) => n = Some(size),
+                    Err(message) => return malformed(line, message),
+                }
+            }
+        }
+        if !element.starts_with("use") || !element.contains("href=\"#queen\"") {
             continue;
         }
-        let coord = |name: &str| -> Result<usize, String> {
-            let v = attribute(element, name).ok_or(format!("a queen has no {name}"))?;
-            v.parse::<usize>().ok().filter(|&v| v < n).ok_or(format!(
-                "a queen's {name}={v:?} is not a square of the board"
-            ))
+        let Some(n) = n else {
+            return malformed(
+                line,
+                "a queen is drawn before the viewBox gives the board".into(),
+            );
         };
-        let (col, row) = (coord("x")?, coord("y")?);
-        if rows[row].replace(col as u32).is_some() {
-            return Err(format!("row {} has two queens", row + 1));
+        let coord = |name: &str| -> Result<u32, String> {
+            let v = attribute(element, name).ok_or(format!("a queen has no {name}"))?;
+            v.parse::<u32>()
+                .ok()
+                .filter(|&v| (v as usize) < n)
+                .ok_or(format!(
+                    "a queen's {name}={} is not a square of the board",
+                    super::excerpt(v)
+                ))
+        };
+        match (coord("x"), coord("y")) {
+            (Ok(col), Ok(row)) => queens.push((row, col)),
+            (Err(message), _) | (_, Err(message)) => return malformed(line, message),
+        }
+        if queens.len() > n {
+            // More queens than rows: two share a row, which the check below names.
+            break;
         }
     }
-    if n == 0 {
-        return Err("the SVG board has no squares".into());
+    let line = src.line;
+    let rest = Rest::LINE;
+    let Some(n) = n else {
+        return Ok(Err(Malformed {
+            line,
+            message: "the SVG has no viewBox".into(),
+            rest,
+        }));
+    };
+    queens.sort_unstable();
+    // `n` is only a claim until the queens are counted: the queens drawn bound the columns.
+    let mut cols = Vec::with_capacity(queens.len());
+    for (i, pair) in queens.iter().enumerate() {
+        let row = pair.0 as usize;
+        let message = if i > 0 && queens[i - 1].0 as usize == row {
+            format!("row {} has two queens", row + 1)
+        } else if row > cols.len() {
+            format!("row {} has no queen", cols.len() + 1)
+        } else {
+            cols.push(pair.1);
+            continue;
+        };
+        return Ok(Err(Malformed {
+            line,
+            message,
+            rest,
+        }));
     }
-    super::complete_rows(rows)
+    if cols.len() < n {
+        return Ok(Err(Malformed {
+            line,
+            message: format!("row {} has no queen", cols.len() + 1),
+            rest,
+        }));
+    }
+    Ok(Ok(Placement::new(cols)))
+}
+
+/// The board size a `viewBox` gives: `0 0 N N`, with `1 <= N <= max_n`.
+fn board_size(view_box: &str, max_n: usize) -> Result<usize, String> {
+    let mut parts = view_box.split_whitespace();
+    let (first, w, h) = (parts.next().zip(parts.next()), parts.next(), parts.next());
+    match (first, w, h, parts.next()) {
+        (Some(("0", "0")), Some(w), Some(h), None) if w == h => match w.parse::<usize>() {
+            Ok(0) => Err("the SVG board has no squares".into()),
+            Ok(n) if n <= max_n => Ok(n),
+            Ok(_) => Err(format!(
+                "viewBox {} is a board of more than {max_n} rows",
+                super::excerpt(view_box)
+            )),
+            Err(_) => Err(format!(
+                "viewBox {} is not a board size",
+                super::excerpt(view_box)
+            )),
+        },
+        _ => Err(format!(
+            "viewBox {} is not a square board",
+            super::excerpt(view_box)
+        )),
+    }
 }
 
 /// The value of the first `name="..."` attribute in `text`.
@@ -110,6 +238,16 @@ fn attribute<'a>(text: &'a str, name: &str) -> Option<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(text: &[u8]) -> Result<Placement, String> {
+        let mut src = Source {
+            input: text,
+            line: 1,
+        };
+        super::parse(&mut src, super::super::MAX_N)
+            .unwrap()
+            .map_err(|m| m.message)
+    }
 
     fn picture(cols: Vec<u32>) -> Vec<u8> {
         let mut out = Vec::new();
@@ -136,5 +274,11 @@ mod tests {
         assert!(parse(off.as_bytes()).unwrap_err().contains("x=\"9\""));
         let cut = &text[..text.len() - 8];
         assert!(parse(cut.as_bytes()).unwrap_err().contains("</svg>"));
+        let huge = text.replace("0 0 4 4", "0 0 99999999999 99999999999");
+        assert!(parse(huge.as_bytes()).unwrap_err().contains("more than"));
+        let claims = text.replace("0 0 4 4", "0 0 999999 999999");
+        assert_eq!(parse(claims.as_bytes()).unwrap_err(), "row 5 has no queen");
+        let twice = text.replace("x=\"0\" y=\"2\"", "x=\"0\" y=\"1\"");
+        assert_eq!(parse(twice.as_bytes()).unwrap_err(), "row 2 has two queens");
     }
 }

@@ -60,7 +60,7 @@ impl Clock {
     #[inline]
     fn tick(&mut self) -> Result<(), TimedOut> {
         self.nodes += 1;
-        if self.nodes % CLOCK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
             if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     return Err(TimedOut { nodes: self.nodes });

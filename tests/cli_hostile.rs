@@ -1,0 +1,242 @@
+//! Hostile input through the real binary (issue 17): sizes claimed by the input, endless input
+//! without newlines, devices given as files, a second writer of a checkpoint, absurd shard
+//! results. Each answer must be one `error:` line with exit code 2, in bounded memory.
+//!
+//! Memory is bounded by running the binary under `ulimit -v`: a reader that keeps an endless
+//! input, or allocates what a picture claims, dies of a failed allocation instead of answering.
+mod common;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use nqueens::engine::shard::ShardResult;
+use predicates::prelude::*;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+/// Address space given to the binary: far more than any of these answers needs, far less than
+/// the endless inputs would take.
+const LIMIT_KB: u64 = 1 << 20;
+
+/// `nqueens ARGS` under the memory limit, with stdin from the shell command `feed` if given.
+fn bounded(feed: Option<&str>, args: &str) -> Command {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let run = format!("(ulimit -v {LIMIT_KB} && exec \"$0\" {args})");
+    let script = match feed {
+        Some(feed) => format!("{feed} | {run}"),
+        None => run,
+    };
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c").arg(script).arg(bin);
+    cmd
+}
+
+fn one_error_line(words: &'static str) -> impl Predicate<str> {
+    predicate::str::starts_with("error: ")
+        .and(predicate::str::contains(words))
+        .and(predicate::function(|s: &str| s.lines().count() == 1))
+}
+
+/// An SVG picture of `2 4 1 3` whose `viewBox` claims `claim` rows.
+fn svg_claiming(claim: &str) -> String {
+    let mut out = Vec::new();
+    nqueens::format::svg::write(&mut out, &nqueens::Placement::new(vec![1, 3, 0, 2])).unwrap();
+    String::from_utf8(out).unwrap().replace(
+        "viewBox=\"0 0 4 4\"",
+        &format!("viewBox=\"0 0 {claim} {claim}\""),
+    )
+}
+
+#[test]
+fn a_picture_claiming_a_huge_board_is_malformed_not_a_crash() {
+    for claim in ["99999999999", "4000000000", "100000000"] {
+        let svg = svg_claiming(claim);
+        nqueens()
+            .arg("verify")
+            .write_stdin(svg.clone())
+            .assert()
+            .code(2)
+            .stderr(one_error_line("line "));
+        nqueens()
+            .args(["complete", "-"])
+            .write_stdin(svg)
+            .assert()
+            .code(2)
+            .stderr(one_error_line("not an instance"));
+    }
+    // The claim is checked against the queens drawn: the fifth row has none.
+    nqueens()
+        .arg("verify")
+        .write_stdin(svg_claiming("100000000"))
+        .assert()
+        .code(2)
+        .stderr(one_error_line("row 5 has no queen"));
+}
+
+#[test]
+fn verify_of_an_endless_input_errs_at_once_in_bounded_memory() {
+    bounded(None, "verify /dev/zero")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("line 1: cannot tell the format"));
+    // An endless perm line that turns bad, and an endless board row.
+    bounded(Some("{ printf '1 2 '; cat /dev/zero; }"), "verify")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("line 1: unexpected character"));
+    bounded(Some("head -c 1500000000 /dev/zero | tr '\\0' ."), "verify")
+        .assert()
+        .code(2)
+        // "has no queen", or "has more than K squares" where K (set by the memory available) is
+        // below 1.5e9.
+        .stderr(one_error_line("line 1: row 1 has "));
+}
+
+#[test]
+fn complete_of_a_gigabyte_of_dots_errs_in_bounded_memory() {
+    bounded(
+        Some("head -c 1500000000 /dev/zero | tr '\\0' ."),
+        "complete -",
+    )
+    .assert()
+    .code(2)
+    .stderr(one_error_line("line 1: longer than"));
+}
+
+#[test]
+fn errors_quote_a_long_token_briefly() {
+    let token = "7".repeat(200_000);
+    let assert = nqueens()
+        .args(["complete", "-"])
+        .write_stdin(format!("{token}\n"))
+        .assert()
+        .code(2)
+        .stderr(one_error_line("the board size must be from 1 to"));
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.len() < 200, "{stderr}");
+    assert!(stderr.contains("(200000 bytes)"), "{stderr}");
+}
+
+#[test]
+fn a_device_is_not_a_checkpoint() {
+    for device in ["/dev/zero", "/dev/full", "/dev/null"] {
+        bounded(None, &format!("count 8 --checkpoint {device}"))
+            .assert()
+            .code(2)
+            .stderr(one_error_line("is not a regular file"));
+    }
+}
+
+#[test]
+fn a_second_writer_of_a_checkpoint_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ckpt");
+    // This test's own lock stands in for a first run still counting.
+    let held = File::create(&path).unwrap();
+    held.try_lock().unwrap();
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(one_error_line("is in use by another run"));
+    drop(held);
+    let (total, unique) = common::counts(10);
+    nqueens()
+        .args([
+            "count",
+            "10",
+            "--format",
+            "csv",
+            "--no-time",
+            "--checkpoint",
+        ])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(format!("n,total,unique,seconds\n10,{total},{unique},\n"));
+}
+
+#[test]
+fn an_empty_json_placement_is_bad_input() {
+    nqueens()
+        .arg("verify")
+        .write_stdin("{\"n\":0,\"columns\":[]}\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("line 1: not a placement in JSON"));
+}
+
+#[test]
+fn board_errors_name_the_offending_line() {
+    nqueens()
+        .arg("verify")
+        .write_stdin("2 4 1 3\n\n. Q . .\n. . . Q\nQ . Q .\n. . Q .\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("line 5: row 3 has two queens"));
+}
+
+/// Shard files of `count 8` split two ways, in `dir`.
+fn shards(dir: &Path) -> Vec<PathBuf> {
+    (1..=2)
+        .map(|i| {
+            let out = dir.join(format!("s{i}.json"));
+            nqueens()
+                .args(["count", "8", "--shard", &format!("{i}/2"), "--out"])
+                .arg(&out)
+                .assert()
+                .success();
+            out
+        })
+        .collect()
+}
+
+#[test]
+fn merge_refuses_absurd_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards(dir.path());
+    let text = std::fs::read_to_string(&files[1]).unwrap();
+    let mut result: ShardResult = serde_json::from_str(&text).unwrap();
+    for seconds in [1e308, -1.0, 2e9] {
+        result.seconds = seconds;
+        std::fs::write(&files[1], serde_json::to_string(&result).unwrap()).unwrap();
+        nqueens()
+            .arg("merge")
+            .args(&files)
+            .assert()
+            .code(2)
+            .stderr(one_error_line("not a wall time"));
+    }
+}
+
+#[test]
+fn merge_says_what_its_time_is_and_lists_missing_shards_for_sbatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards(dir.path());
+    nqueens()
+        .arg("merge")
+        .args(&files)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "the sum of the 2 shards' wall-clock times, each of its last run",
+        ));
+    nqueens()
+        .arg("merge")
+        .arg(&files[1])
+        .assert()
+        .code(2)
+        .stderr(one_error_line("sbatch --array=1`"));
+}
+
+#[test]
+fn merge_of_an_endless_file_errs_in_bounded_memory() {
+    bounded(None, "merge /dev/zero")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("larger than"));
+}
