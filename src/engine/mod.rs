@@ -99,6 +99,11 @@ pub enum Strategy {
 
 impl Strategy {
     /// Both strategies.
+    ///
+    /// ```
+    /// use nqueens::engine::Strategy;
+    /// assert_eq!(Strategy::ALL.map(Strategy::name), ["backtrack", "join"]);
+    /// ```
     pub const ALL: [Strategy; 2] = [Strategy::Backtrack, Strategy::Join];
 
     /// The name used everywhere: on the command line, in checkpoints, shards and results.

@@ -25,6 +25,11 @@ use crate::Symmetry;
 pub const VERSION: u32 = 1;
 
 /// The largest board the Backtrack strategy counts: one bit per column in a `u32`.
+///
+/// ```
+/// use nqueens::engine::backtrack::{check, MAX_N};
+/// assert!(check(MAX_N).is_ok() && check(MAX_N + 1).is_err());
+/// ```
 pub const MAX_N: usize = 32;
 
 /// `Ok` if the Backtrack strategy counts `n`.
