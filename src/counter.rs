@@ -46,6 +46,13 @@ pub fn available_memory() -> u64 {
 }
 
 /// How a count is made: the engine with a strategy, or one algorithm of the ladder.
+///
+/// ```
+/// use nqueens::{algo::Algo, counter::Method, engine::Strategy, Counter};
+/// let r = Counter::new(8).strategy(Strategy::Backtrack).run().unwrap();
+/// assert_eq!(r.method, Method::Engine(Strategy::Backtrack));
+/// assert_eq!(Counter::new(8).algo(Algo::Bitboard).method(), Method::Ladder(Algo::Bitboard));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
     /// The production engine, split into numbered tasks by this strategy.
@@ -71,6 +78,18 @@ impl Method {
 }
 
 /// How far a count has come, as given to [`Counter::on_progress`].
+///
+/// ```
+/// use std::sync::Mutex;
+/// use nqueens::{counter::Progress, Counter};
+/// let seen = Mutex::new(Vec::new());
+/// let note = |p: Progress| seen.lock().unwrap().push(p);
+/// Counter::new(10).threads(2).on_progress(&note).run().unwrap();
+/// let seen = seen.into_inner().unwrap();
+/// // One call before the first task, then one per task, each with the same total.
+/// assert_eq!(seen.len(), seen[0].total + 1);
+/// assert!(seen.iter().all(|p| p.done <= p.total && p.resumed == 0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
     /// Tasks finished, those a checkpoint already held included.
@@ -82,6 +101,14 @@ pub struct Progress {
 }
 
 /// What a count found.
+///
+/// ```
+/// let r = nqueens::count(9).unwrap();
+/// assert_eq!((r.n, r.total, r.unique), (9, 352, Some(46)));
+/// assert_eq!((r.tally.total, r.tally.unique()), (352, 46));
+/// assert_eq!(r.list.unwrap().n, 9);
+/// assert_eq!(r.resumed, 0);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct CountResult {
     /// Board size.
@@ -105,6 +132,15 @@ pub struct CountResult {
 }
 
 /// Why a count could not be made or finished.
+///
+/// ```
+/// use nqueens::{counter::CountError, Counter};
+/// let err = Counter::new(8).max_memory(0).run().unwrap_err();
+/// assert!(matches!(err, CountError::Memory { n: 8, limit: 0, .. }));
+/// assert!(err.to_string().contains("more than the limit of 0"));
+/// let err = Counter::new(99).run().unwrap_err();
+/// assert!(matches!(err, CountError::Engine(_)));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum CountError {
     /// The engine does not count this `n` with this strategy.
@@ -212,6 +248,11 @@ pub struct Counter<'a> {
 impl<'a> Counter<'a> {
     /// A count of `n` with the defaults: the engine's fastest strategy, all cores, no memory
     /// limit, no checkpoint, the whole task list.
+    ///
+    /// ```
+    /// let r = nqueens::Counter::new(11).run().unwrap();
+    /// assert_eq!((r.total, r.unique), (2680, Some(341)));
+    /// ```
     pub fn new(n: usize) -> Counter<'a> {
         Counter {
             n,
@@ -227,12 +268,28 @@ impl<'a> Counter<'a> {
     }
 
     /// Counts with this engine strategy instead of the fastest for `n`.
+    ///
+    /// ```
+    /// use nqueens::{engine::Strategy, Counter};
+    /// for s in Strategy::ALL {
+    ///     let r = Counter::new(11).strategy(s).run().unwrap();
+    ///     assert_eq!((r.total, r.unique), (2680, Some(341)));
+    /// }
+    /// ```
     pub fn strategy(mut self, strategy: Strategy) -> Self {
         self.strategy = Some(strategy);
         self
     }
 
     /// Counts with this algorithm of the ladder instead of the engine.
+    ///
+    /// ```
+    /// use nqueens::{algo::Algo, Counter};
+    /// let r = Counter::new(9).algo(Algo::Symmetry).run().unwrap();
+    /// assert_eq!((r.total, r.unique), (352, Some(46)));
+    /// // Rungs that only count report no unique count.
+    /// assert_eq!(Counter::new(9).algo(Algo::Flags).run().unwrap().unique, None);
+    /// ```
     pub fn algo(mut self, algo: Algo) -> Self {
         self.algo = Some(algo);
         self
@@ -240,24 +297,56 @@ impl<'a> Counter<'a> {
 
     /// Counts on this many threads (at least 1), at most one per core: more threads than cores
     /// only add switching.
+    ///
+    /// ```
+    /// use nqueens::Counter;
+    /// assert_eq!(Counter::new(10).threads(1).run().unwrap().total, 724);
+    /// assert_eq!(Counter::new(10).threads(0).thread_count(), 1);
+    /// ```
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads.max(1));
         self
     }
 
     /// Refuses to start if the engine would need more than `bytes` of memory.
+    ///
+    /// ```
+    /// use nqueens::Counter;
+    /// assert_eq!(Counter::new(10).max_memory(1 << 30).run().unwrap().total, 724);
+    /// assert!(Counter::new(10).max_memory(10).check().is_err());
+    /// ```
     pub fn max_memory(mut self, bytes: u64) -> Self {
         self.max_memory = Some(bytes);
         self
     }
 
     /// Records finished tasks in the journal at `path`, and resumes from it if it exists.
+    ///
+    /// ```
+    /// use nqueens::Counter;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let path = dir.path().join("n10.checkpoint");
+    /// let first = Counter::new(10).checkpoint(&path).run().unwrap();
+    /// // The second run finds every task in the journal and counts none again.
+    /// let again = Counter::new(10).checkpoint(&path).run().unwrap();
+    /// assert_eq!((first.resumed, again.resumed), (0, again.list.unwrap().tasks));
+    /// assert_eq!((again.total, again.unique), (724, Some(92)));
+    /// ```
     pub fn checkpoint(mut self, path: &'a Path) -> Self {
         self.checkpoint = Some(path);
         self
     }
 
     /// Counts only this slice of the task list (for [`merge`](crate::engine::shard::merge)).
+    ///
+    /// ```
+    /// use nqueens::Counter;
+    /// let one = Counter::new(10).shard("1/2".parse().unwrap()).run().unwrap();
+    /// let two = Counter::new(10).shard("2/2".parse().unwrap()).run().unwrap();
+    /// assert_eq!(one.total + two.total, 724);
+    /// // A shard's unique share is in its tally, to be merged.
+    /// assert_eq!((one.unique, (one.tally.unique8 + two.tally.unique8) / 8), (None, 92));
+    /// ```
     pub fn shard(mut self, slice: Slice) -> Self {
         self.shard = slice;
         self
@@ -265,6 +354,16 @@ impl<'a> Counter<'a> {
 
     /// Calls `f` once before the first task (with what a checkpoint already held) and after
     /// every finished task, from the thread that finished it.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// let most = AtomicUsize::new(0);
+    /// let note = |p: nqueens::counter::Progress| {
+    ///     most.fetch_max(p.done, Ordering::Relaxed);
+    /// };
+    /// let r = nqueens::Counter::new(10).on_progress(&note).run().unwrap();
+    /// assert_eq!(most.into_inner(), r.list.unwrap().tasks);
+    /// ```
     pub fn on_progress(mut self, f: &'a (dyn Fn(Progress) + Sync)) -> Self {
         self.progress = Some(f);
         self
@@ -302,6 +401,13 @@ impl<'a> Counter<'a> {
     }
 
     /// The threads the count will run on.
+    ///
+    /// ```
+    /// use nqueens::Counter;
+    /// assert_eq!(Counter::new(8).threads(1).thread_count(), 1);
+    /// let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
+    /// assert_eq!(Counter::new(8).threads(10_000).thread_count(), cores);
+    /// ```
     pub fn thread_count(&self) -> usize {
         let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
         self.threads.map_or(cores, |t| t.min(cores))

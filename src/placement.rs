@@ -25,6 +25,14 @@ pub struct Placement {
 }
 
 /// Why a placement is not a solution.
+///
+/// ```
+/// use nqueens::{placement::Defect, Placement};
+/// assert_eq!(Placement::new(vec![]).verify(), Err(Defect::Empty));
+/// let err = Placement::new(vec![1, 3, 0, 4]).verify().unwrap_err();
+/// assert_eq!(err, Defect::OutOfBoard { row: 3, col: 4, n: 4 });
+/// assert_eq!(err.to_string(), "row 4: column 5 is outside a 4x4 board");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Defect {
     /// The board has no rows.
@@ -55,6 +63,17 @@ pub enum Defect {
 }
 
 /// A line along which two queens can attack.
+///
+/// ```
+/// use nqueens::{placement::{Defect, Line}, Placement};
+/// let line = |cols: Vec<u32>| match Placement::new(cols).verify() {
+///     Err(Defect::Attack { line, .. }) => line,
+///     other => panic!("{other:?}"),
+/// };
+/// assert_eq!(line(vec![2, 0, 2]), Line::Column);
+/// assert_eq!(line(vec![0, 1]), Line::Diagonal);
+/// assert_eq!(line(vec![1, 0]).to_string(), "anti-diagonal");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Line {
     /// The same column.
@@ -339,6 +358,11 @@ impl fmt::Display for Placement {
 }
 
 /// Why a text is not exactly one placement.
+///
+/// ```
+/// let err = "".parse::<nqueens::Placement>().unwrap_err();
+/// assert_eq!(err.to_string(), "no placement in the text");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct ParseError(String);

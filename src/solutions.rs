@@ -26,9 +26,21 @@ use crate::algo::symmetry::{class_size_if_canonical, closed_squares};
 use crate::Placement;
 
 /// The largest board the iterators handle: one bit per column in a `u64`.
+///
+/// ```
+/// use nqueens::solutions::{all, MAX_N};
+/// assert!(all(MAX_N).unwrap().next().unwrap().is_solution());
+/// assert!(all(MAX_N + 1).is_err());
+/// ```
 pub const MAX_N: usize = 64;
 
 /// Why listing cannot start for this `n`.
+///
+/// ```
+/// use nqueens::solutions::{all, OutOfRange};
+/// assert_eq!(all(65).unwrap_err(), OutOfRange(65));
+/// assert!(all(0).unwrap_err().to_string().starts_with("listing handles N from 1 to 64"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("listing handles N from 1 to {MAX_N} (one bit per column in a 64-bit mask), not {0}")]
 pub struct OutOfRange(pub usize);
@@ -61,6 +73,14 @@ pub fn unique(n: usize) -> Result<UniqueSolutions, OutOfRange> {
 }
 
 /// The iterator of [`all`]: a search whose stack is kept between calls.
+///
+/// ```
+/// let mut it = nqueens::solutions::all(8).unwrap();
+/// let first_ten: Vec<_> = it.by_ref().take(10).collect();
+/// assert!(first_ten.iter().all(|p| p.is_solution()));
+/// // The search resumes where it stopped: the rest are the other 82, none repeated.
+/// assert_eq!(it.filter(|p| !first_ten.contains(p)).count(), 82);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Solutions {
     n: usize,
@@ -183,6 +203,14 @@ impl Iterator for Solutions {
 }
 
 /// The iterator of [`unique`]: the cut search of [`all`], keeping the canonical solutions.
+///
+/// ```
+/// let reps: Vec<_> = nqueens::solutions::unique(8).unwrap().collect();
+/// assert_eq!(reps.len(), 12);
+/// // The classes' sizes add up to the total.
+/// let total: usize = reps.iter().map(|p| p.class_size().unwrap()).sum();
+/// assert_eq!(total, 92);
+/// ```
 #[derive(Clone, Debug)]
 pub struct UniqueSolutions {
     search: Solutions,

@@ -34,6 +34,16 @@ pub enum Symmetry {
 
 impl Symmetry {
     /// All 8 symmetries, the identity first.
+    ///
+    /// ```
+    /// use std::collections::HashSet;
+    /// use nqueens::{Placement, Symmetry};
+    /// // 1 5 8 6 3 7 2 4 has no symmetry: its 8 images are 8 different solutions.
+    /// let p = Placement::from_one_based(&[1, 5, 8, 6, 3, 7, 2, 4]).unwrap();
+    /// let images: HashSet<Placement> = Symmetry::ALL.map(|g| p.transform(g).unwrap()).into();
+    /// assert_eq!(images.len(), 8);
+    /// assert!(images.iter().all(Placement::is_solution));
+    /// ```
     pub const ALL: [Symmetry; 8] = [
         Symmetry::Identity,
         Symmetry::Rotate90,

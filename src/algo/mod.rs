@@ -40,6 +40,12 @@ pub mod swap;
 pub mod symmetry;
 
 /// The result of counting: the total, and the unique count if the algorithm knows it.
+///
+/// ```
+/// use nqueens::algo::{Algo, Counts};
+/// assert_eq!(Algo::Symmetry.count(10), Ok(Counts { total: 724, unique: Some(92) }));
+/// assert_eq!(Algo::Mirror.count(10), Ok(Counts { total: 724, unique: None }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counts {
     /// All solutions.
@@ -90,6 +96,13 @@ pub enum Algo {
 }
 
 /// Why an algorithm cannot run for this `n`.
+///
+/// ```
+/// use nqueens::algo::{Algo, AlgoError};
+/// let err = Algo::Permutations.count(13).unwrap_err();
+/// assert!(matches!(err, AlgoError::OutOfRange { n: 13, max: 12, .. }));
+/// assert!(err.to_string().starts_with("permutations handles N from 1 to 12, not 13"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AlgoError {
     /// `n` is outside the algorithm's range.
@@ -120,6 +133,13 @@ fn count_by_listing(n: usize, list: Lister) -> u64 {
 }
 
 /// An algorithm name that is not on the ladder.
+///
+/// ```
+/// use nqueens::algo::{Algo, UnknownAlgo};
+/// let err = "quantum".parse::<Algo>().unwrap_err();
+/// assert_eq!(err, UnknownAlgo("quantum".into()));
+/// assert!(err.to_string().starts_with(r#"unknown algorithm "quantum"; the ladder has: perm"#));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown algorithm {0:?}; the ladder has: {names}", names = Algo::names())]
 pub struct UnknownAlgo(pub String);
@@ -130,6 +150,12 @@ const COUNTER_REASON: &str = "the number of solutions for N = 29 overflows the 6
 
 impl Algo {
     /// Every algorithm, slowest first.
+    ///
+    /// ```
+    /// for algo in nqueens::algo::Algo::ALL {
+    ///     assert_eq!(algo.count(8).unwrap().total, 92, "{algo}");
+    /// }
+    /// ```
     pub const ALL: [Algo; 9] = [
         Algo::Permutations,
         Algo::Backtracking,
@@ -173,6 +199,12 @@ impl Algo {
     }
 
     /// All names, comma-separated, for messages.
+    ///
+    /// ```
+    /// let names = nqueens::algo::Algo::names();
+    /// assert!(names.starts_with("permutations, backtracking, flags,"));
+    /// assert_eq!(names.split(", ").count(), nqueens::algo::Algo::ALL.len());
+    /// ```
     pub fn names() -> String {
         Algo::ALL.map(Algo::name).join(", ")
     }

@@ -49,6 +49,13 @@ pub struct Tally {
 
 impl Tally {
     /// The unique count this tally stands for (exact once all tasks are summed).
+    ///
+    /// ```
+    /// use nqueens::engine::{task_list, Strategy, Tally};
+    /// let tasks = task_list(8, Strategy::Join).unwrap();
+    /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+    /// assert_eq!((sum.total, sum.unique()), (92, 12));
+    /// ```
     pub fn unique(&self) -> u128 {
         self.unique8 / 8
     }
@@ -72,6 +79,14 @@ impl std::iter::Sum for Tally {
 }
 
 /// A way of splitting a count into tasks.
+///
+/// ```
+/// use nqueens::{engine::Strategy, Counter};
+/// for s in Strategy::ALL {
+///     let r = Counter::new(10).strategy(s).run().unwrap();
+///     assert_eq!((r.total, r.unique), (724, Some(92)));
+/// }
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
@@ -84,6 +99,11 @@ pub enum Strategy {
 
 impl Strategy {
     /// Both strategies.
+    ///
+    /// ```
+    /// use nqueens::engine::Strategy;
+    /// assert_eq!(Strategy::ALL.map(Strategy::name), ["backtrack", "join"]);
+    /// ```
     pub const ALL: [Strategy; 2] = [Strategy::Backtrack, Strategy::Join];
 
     /// The name used everywhere: on the command line, in checkpoints, shards and results.
@@ -109,6 +129,13 @@ impl std::fmt::Display for Strategy {
 }
 
 /// A strategy name that is not one of [`Strategy::ALL`].
+///
+/// ```
+/// use nqueens::engine::{Strategy, UnknownStrategy};
+/// let err = "dfs".parse::<Strategy>().unwrap_err();
+/// assert_eq!(err, UnknownStrategy("dfs".into()));
+/// assert_eq!(err.to_string(), r#"unknown strategy "dfs"; the engine has: backtrack, join"#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown strategy {0:?}; the engine has: backtrack, join")]
 pub struct UnknownStrategy(pub String);
@@ -127,35 +154,102 @@ impl std::str::FromStr for Strategy {
 ///
 /// Implementations must give the same list on every machine and run for the same `n` and
 /// [`version`](TaskSet::version), and `count(i)` must depend on `i` alone.
+///
+/// ```
+/// use nqueens::engine::{task_list, Strategy, Tally, TaskSet};
+/// let tasks: Box<dyn TaskSet> = task_list(10, Strategy::Backtrack).unwrap();
+/// // Any order, any grouping: the tallies add up to the count.
+/// let backwards: Tally = (0..tasks.len()).rev().map(|i| tasks.count(i)).sum();
+/// assert_eq!((backwards.total, backwards.unique()), (724, 92));
+/// ```
 pub trait TaskSet: Sync {
     /// The board size.
+    ///
+    /// ```
+    /// use nqueens::engine::{task_list, Strategy};
+    /// assert_eq!(task_list(9, Strategy::Join).unwrap().n(), 9);
+    /// ```
     fn n(&self) -> usize;
     /// The strategy that made this list.
+    ///
+    /// ```
+    /// use nqueens::engine::{task_list, Strategy};
+    /// assert_eq!(task_list(9, Strategy::Join).unwrap().strategy(), Strategy::Join);
+    /// ```
     fn strategy(&self) -> Strategy;
     /// The version of the task list; results from different versions never mix.
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack, task_list, Strategy};
+    /// let tasks = task_list(9, Strategy::Backtrack).unwrap();
+    /// assert_eq!(tasks.version(), backtrack::VERSION);
+    /// ```
     fn version(&self) -> u32;
     /// The number of tasks.
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::BacktrackTasks, TaskSet};
+    /// // Below N = 20, one task per canonical constellation.
+    /// let tasks = BacktrackTasks::new(12).unwrap();
+    /// assert_eq!(tasks.len(), tasks.constellation_count());
+    /// ```
     fn len(&self) -> usize;
     /// `true` if there are no tasks (only for boards without solutions).
+    ///
+    /// ```
+    /// use nqueens::engine::{task_list, Strategy};
+    /// assert!(task_list(3, Strategy::Backtrack).unwrap().is_empty());
+    /// assert!(!task_list(4, Strategy::Backtrack).unwrap().is_empty());
+    /// ```
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// Counts task `index` (`index < len()`), or returns `None` if `stop` was set before it
     /// finished: the searches look at the flag often enough to end within milliseconds, so a
     /// stopped count loses only its unfinished tasks.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use nqueens::engine::{task_list, Strategy};
+    /// let tasks = task_list(12, Strategy::Join).unwrap();
+    /// let go = AtomicBool::new(false);
+    /// assert_eq!(tasks.count_unless_stopped(0, &go), Some(tasks.count(0)));
+    /// assert_eq!(tasks.count_unless_stopped(0, &AtomicBool::new(true)), None);
+    /// ```
     fn count_unless_stopped(&self, index: usize, stop: &AtomicBool) -> Option<Tally>;
     /// Counts task `index` to the end.
+    ///
+    /// ```
+    /// use nqueens::engine::{task_list, Strategy, Tally};
+    /// let tasks = task_list(8, Strategy::Backtrack).unwrap();
+    /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+    /// assert_eq!((sum.total, sum.unique()), (92, 12));
+    /// ```
     fn count(&self, index: usize) -> Tally {
         self.count_unless_stopped(index, &AtomicBool::new(false))
             .expect("a flag nobody sets never stops a task")
     }
     /// Peak memory, in bytes, that counting with `threads` threads needs beyond the list itself.
+    ///
+    /// ```
+    /// use nqueens::engine::{memory_estimate, task_list, Strategy};
+    /// let tasks = task_list(16, Strategy::Join).unwrap();
+    /// assert_eq!(tasks.memory_bytes(2), memory_estimate(16, Strategy::Join, 2));
+    /// assert!(tasks.memory_bytes(2) > tasks.memory_bytes(1));
+    /// ```
     fn memory_bytes(&self, _threads: usize) -> u64 {
         0
     }
 }
 
 /// Why the engine cannot count this `n`.
+///
+/// ```
+/// use nqueens::engine::{check, EngineError, Strategy};
+/// let err = check(40, Strategy::Backtrack).unwrap_err();
+/// assert!(matches!(err, EngineError::OutOfRange { n: 40, max: 32, .. }));
+/// assert!(err.to_string().starts_with("the Backtrack engine counts N from 1 to 32, not 40"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {
     /// `n` is outside what the strategy handles.
@@ -173,6 +267,14 @@ pub enum EngineError {
 }
 
 /// The task list for `n` made by `strategy`.
+///
+/// ```
+/// use nqueens::engine::{task_list, Strategy, Tally};
+/// let tasks = task_list(11, Strategy::Join).unwrap();
+/// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+/// assert_eq!((sum.total, sum.unique()), (2680, 341));
+/// assert!(task_list(0, Strategy::Join).is_err());
+/// ```
 pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, EngineError> {
     Ok(match strategy {
         Strategy::Backtrack => Box::new(backtrack::BacktrackTasks::new(n)?),
@@ -210,6 +312,13 @@ pub fn memory_estimate(n: usize, strategy: Strategy, threads: usize) -> u64 {
 }
 
 /// The fastest strategy for `n` on a CPU.
+///
+/// ```
+/// use nqueens::engine::{fastest_strategy, Strategy};
+/// assert_eq!(fastest_strategy(8), Strategy::Backtrack);
+/// assert_eq!(fastest_strategy(18), Strategy::Join);
+/// assert_eq!(fastest_strategy(28), Strategy::Backtrack);
+/// ```
 pub fn fastest_strategy(n: usize) -> Strategy {
     if join::preferred(n) {
         Strategy::Join

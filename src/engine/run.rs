@@ -15,6 +15,16 @@ use rayon::prelude::*;
 use super::{Tally, TaskSet};
 
 /// What a run counted.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use nqueens::engine::{run, task_list, Strategy};
+/// let tasks = task_list(10, Strategy::Backtrack).unwrap();
+/// let all: Vec<usize> = (0..tasks.len()).collect();
+/// let stop = AtomicBool::new(true);
+/// let out = run::count_tasks(tasks.as_ref(), &all, 1, &stop, &|_, _| Ok::<(), ()>(())).unwrap();
+/// assert_eq!((out.done, out.stopped, out.tally.total), (0, true, 0));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// The sum of the tasks counted in this run.
@@ -26,6 +36,16 @@ pub struct Outcome {
 }
 
 /// Why a run failed.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use nqueens::engine::{run, task_list, Strategy};
+/// let tasks = task_list(10, Strategy::Backtrack).unwrap();
+/// let all: Vec<usize> = (0..tasks.len()).collect();
+/// let go = AtomicBool::new(false);
+/// let err = run::count_tasks(tasks.as_ref(), &all, 2, &go, &|_, _| Err("disk full")).unwrap_err();
+/// assert!(matches!(err, run::RunError::Callback("disk full")));
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E> {
     /// The thread pool could not be started.

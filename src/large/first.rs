@@ -18,12 +18,25 @@ use crate::Placement;
 
 /// The largest `n` accepted: one `u64` holds a row. Beyond 33 the search is slow anyway (every
 /// `n` from 34 to 80 took longer than 3 seconds here).
+///
+/// ```
+/// use nqueens::large::first::{first, MAX_N};
+/// assert_eq!(first(MAX_N + 1, None), Ok(None));
+/// ```
 pub const MAX_N: usize = 64;
 
 /// Nodes (queens placed) between two looks at the clock.
 const CLOCK_EVERY: u64 = 1 << 16;
 
 /// The deadline passed before the search ended.
+///
+/// ```
+/// use std::time::Instant;
+/// // N = 40 takes seconds: a deadline already past stops it at its first look at the clock.
+/// let err = nqueens::large::first(40, Some(Instant::now())).unwrap_err();
+/// assert!(err.nodes > 0);
+/// assert!(err.to_string().starts_with("no answer before the time limit"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("no answer before the time limit ({nodes} queens placed and taken back)")]
 pub struct TimedOut {

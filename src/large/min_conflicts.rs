@@ -87,6 +87,13 @@ fn stuck_tries(n: usize) -> u32 {
 }
 
 /// What one search did, for the curious.
+///
+/// ```
+/// let (p, stats) = nqueens::large::min_conflicts_stats(5_000, 1).unwrap();
+/// assert!(p.is_solution());
+/// // The same seed repeats the same search, step for step.
+/// assert_eq!(nqueens::large::min_conflicts_stats(5_000, 1).unwrap().1, stats);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Times the search started again from a fresh greedy start.

@@ -21,6 +21,14 @@ use crate::Symmetry;
 
 /// The border queens of a solution: the column of the queen in the top and bottom rows and the
 /// row of the queen in the left and right columns. A corner queen appears twice.
+///
+/// ```
+/// use nqueens::engine::backtrack::constellation::Constellation;
+/// // 1 5 8 6 3 7 2 4: the queen in the top left corner is both `top` and `left`.
+/// let c = Constellation::of(&[0, 4, 7, 5, 2, 6, 1, 3]);
+/// assert_eq!(c, Constellation { top: 0, bottom: 3, left: 0, right: 2 });
+/// assert_eq!(c.cells(8), vec![(0, 0), (2, 7), (7, 3)]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Constellation {
     /// Column of the queen in row 0.
@@ -35,6 +43,13 @@ pub struct Constellation {
 
 impl Constellation {
     /// The distinct queens `(row, col)` of this constellation (corners counted once).
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::constellation::Constellation;
+    /// // On a 4x4 board every queen of a solution stands on the border.
+    /// let c = Constellation::of(&[1, 3, 0, 2]);
+    /// assert_eq!(c.cells(4), vec![(0, 1), (1, 3), (2, 0), (3, 2)]);
+    /// ```
     pub fn cells(&self, n: usize) -> Vec<(usize, usize)> {
         let mut cells = vec![
             (0, self.top as usize),
@@ -66,6 +81,14 @@ impl Constellation {
     }
 
     /// The image of this constellation under symmetry `g`.
+    ///
+    /// ```
+    /// use nqueens::{engine::backtrack::constellation::Constellation, Symmetry};
+    /// let c = Constellation::of(&[1, 3, 0, 2]);
+    /// let mirrored = Constellation::of(&[2, 0, 3, 1]);
+    /// assert_eq!(c.transformed(Symmetry::MirrorColumns, 4), mirrored);
+    /// assert_eq!(c.transformed(Symmetry::Rotate90, 4), c);
+    /// ```
     pub fn transformed(&self, g: Symmetry, n: usize) -> Constellation {
         let mut out = *self;
         for (r, c) in self.cells(n) {
@@ -88,6 +111,13 @@ impl Constellation {
     }
 
     /// The symmetries that map this constellation onto itself (the identity among them).
+    ///
+    /// ```
+    /// use nqueens::{engine::backtrack::constellation::Constellation, Symmetry};
+    /// // The 4x4 solution is its own quarter turn, so its constellation is too.
+    /// let c = Constellation::of(&[1, 3, 0, 2]);
+    /// assert_eq!(c.stabiliser(4), Symmetry::ALL[..4]);
+    /// ```
     pub fn stabiliser(&self, n: usize) -> Vec<Symmetry> {
         Symmetry::ALL
             .into_iter()
@@ -96,6 +126,12 @@ impl Constellation {
     }
 
     /// `true` if this is the smallest of its orbit.
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::constellation::Constellation;
+    /// assert!(Constellation::of(&[1, 3, 0, 2]).is_canonical(4));
+    /// assert!(!Constellation::of(&[2, 0, 3, 1]).is_canonical(4));
+    /// ```
     pub fn is_canonical(&self, n: usize) -> bool {
         Symmetry::ALL[1..]
             .iter()
@@ -174,6 +210,11 @@ pub fn constellations(n: usize) -> Vec<Constellation> {
 }
 
 /// How many free rows below a constellation are pre-placed to split it into more tasks.
+///
+/// ```
+/// use nqueens::engine::backtrack::constellation::split_depth;
+/// assert_eq!((split_depth(19), split_depth(20)), (0, 1));
+/// ```
 pub fn split_depth(n: usize) -> usize {
     if n >= 20 {
         1
@@ -184,6 +225,16 @@ pub fn split_depth(n: usize) -> usize {
 
 /// The search below one constellation, laid out for the kernel: the rows still needing a queen
 /// ("levels"), and for each the columns the border queens leave open.
+///
+/// ```
+/// use nqueens::engine::backtrack::constellation::{Constellation, Frame};
+/// let solution = [0, 4, 7, 5, 2, 6, 1, 3];
+/// let frame = Frame::new(8, &Constellation::of(&solution));
+/// // Rows 0, 2 and 7 hold border queens; the other five are levels.
+/// assert_eq!(&frame.row[..frame.levels], &[1, 3, 4, 5, 6]);
+/// // The solution's own queens stand on open columns.
+/// assert!((0..5).all(|l| frame.allowed[l] >> solution[frame.row[l] as usize] & 1 == 1));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Frame {
     /// Number of levels (free rows).
@@ -198,6 +249,14 @@ pub struct Frame {
 
 impl Frame {
     /// The frame below constellation `c` on an `n` x `n` board (`n <= 32`).
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::{constellation::{Constellation, Frame, Start}, kernel};
+    /// // 2 4 1 3 has all its queens on the border: nothing is left to search, one completion.
+    /// let frame = Frame::new(4, &Constellation::of(&[1, 3, 0, 2]));
+    /// assert_eq!(frame.levels, 0);
+    /// assert_eq!(kernel::count(&frame, Start::default()), 1);
+    /// ```
     pub fn new(n: usize, c: &Constellation) -> Frame {
         let cells = c.cells(n);
         let full = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
@@ -236,6 +295,16 @@ impl Frame {
 
 /// The state of the search at some level: the columns and diagonals taken by queens the search
 /// placed (border queens are already folded into [`Frame::allowed`]).
+///
+/// ```
+/// use nqueens::engine::backtrack::constellation::{constellations, Frame, Start};
+/// let frame = Frame::new(8, &constellations(8)[0]);
+/// let top = Start::default();
+/// let q = top.open(&frame) & top.open(&frame).wrapping_neg(); // the leftmost open column
+/// let below = top.place(&frame, q);
+/// assert_eq!((below.level, below.cols), (1, q));
+/// assert_eq!(below.open(&frame) & q, 0);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Start {
     /// The level to continue from.
@@ -250,11 +319,31 @@ pub struct Start {
 
 impl Start {
     /// The columns open at this level.
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::constellation::{constellations, Frame, Start};
+    /// let frame = Frame::new(8, &constellations(8)[0]);
+    /// // Before any queen is placed, the open columns are what the border queens leave.
+    /// assert_eq!(Start::default().open(&frame), frame.allowed[0]);
+    /// ```
     pub fn open(&self, frame: &Frame) -> u32 {
         frame.allowed[self.level] & !(self.cols | self.left | self.right)
     }
 
     /// The state one level down after placing a queen on column bit `q` at this level.
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::constellation::{Constellation, Frame, Start};
+    /// let solution = [0, 4, 7, 5, 2, 6, 1, 3];
+    /// let frame = Frame::new(8, &Constellation::of(&solution));
+    /// let mut s = Start::default();
+    /// for l in 0..frame.levels {
+    ///     let q = 1 << solution[frame.row[l] as usize];
+    ///     assert_ne!(s.open(&frame) & q, 0, "the solution's queen is open at level {l}");
+    ///     s = s.place(&frame, q);
+    /// }
+    /// assert_eq!(s.level, frame.levels);
+    /// ```
     pub fn place(&self, frame: &Frame, q: u32) -> Start {
         let s = frame.shift[self.level];
         Start {
@@ -267,6 +356,16 @@ impl Start {
 }
 
 /// One task: a canonical constellation plus the columns pre-placed in its first free rows.
+///
+/// ```
+/// use nqueens::engine::backtrack::constellation::{constellations, prefixes, Frame, Task};
+/// let frame = Frame::new(20, &constellations(20)[0]);
+/// let tasks: Vec<Task> = prefixes(&frame, 1)
+///     .into_iter()
+///     .map(|(_, prefix)| Task { constellation: 0, depth: 1, prefix })
+///     .collect();
+/// assert_eq!(tasks.len() as u32, frame.allowed[0].count_ones());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Task {
     /// Index into the constellation list.
@@ -278,6 +377,15 @@ pub struct Task {
 }
 
 /// The prefixes of a frame's first `depth` levels that leave the search open, in column order.
+///
+/// ```
+/// use nqueens::engine::backtrack::constellation::{constellations, prefixes, Frame, Start};
+/// use nqueens::engine::backtrack::kernel;
+/// let frame = Frame::new(10, &constellations(10)[0]);
+/// // Splitting a search by its first queen changes nothing in the sum.
+/// let split: u64 = prefixes(&frame, 1).iter().map(|&(s, _)| kernel::count(&frame, s)).sum();
+/// assert_eq!(split, kernel::count(&frame, Start::default()));
+/// ```
 pub fn prefixes(frame: &Frame, depth: usize) -> Vec<(Start, [u8; 2])> {
     let mut out = vec![(Start::default(), [0u8; 2])];
     for d in 0..depth.min(frame.levels) {

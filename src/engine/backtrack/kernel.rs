@@ -24,6 +24,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::constellation::{Frame, Start};
 
 /// Solutions and search nodes (queens placed) of one task.
+///
+/// ```
+/// use nqueens::engine::backtrack::{kernel, constellation::{constellations, Frame, Start}};
+/// let frame = Frame::new(12, &constellations(12)[5]);
+/// let c = kernel::count_with_nodes(&frame, Start::default());
+/// assert_eq!(c.solutions, kernel::count(&frame, Start::default()));
+/// assert!(c.nodes >= c.solutions);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Count {
     /// Completions found.
@@ -36,12 +44,15 @@ pub struct Count {
 ///
 /// ```
 /// use nqueens::engine::backtrack::{kernel, constellation::{constellations, Frame, Start}};
-/// // Every 8x8 solution lies below one of these constellations.
+/// // Every 8x8 solution lies below one of these constellations or one of its images.
 /// let found: u64 = constellations(8)
 ///     .iter()
-///     .map(|c| kernel::count(&Frame::new(8, c), Start::default()))
+///     .map(|c| {
+///         let orbit = 8 / c.stabiliser(8).len() as u64;
+///         kernel::count(&Frame::new(8, c), Start::default()) * orbit
+///     })
 ///     .sum();
-/// assert!(found > 0);
+/// assert_eq!(found, 92);
 /// ```
 pub fn count(frame: &Frame, start: Start) -> u64 {
     count_unless_stopped(frame, start, &AtomicBool::new(false))

@@ -25,6 +25,11 @@ use crate::Symmetry;
 pub const VERSION: u32 = 1;
 
 /// The largest board the Backtrack strategy counts: one bit per column in a `u32`.
+///
+/// ```
+/// use nqueens::engine::backtrack::{check, MAX_N};
+/// assert!(check(MAX_N).is_ok() && check(MAX_N + 1).is_err());
+/// ```
 pub const MAX_N: usize = 32;
 
 /// `Ok` if the Backtrack strategy counts `n`.
@@ -47,6 +52,12 @@ pub fn check(n: usize) -> Result<(), EngineError> {
 }
 
 /// Peak memory of counting with `threads` threads: one kernel stack each.
+///
+/// ```
+/// use nqueens::engine::backtrack::memory_estimate;
+/// assert_eq!(memory_estimate(1), 512);
+/// assert_eq!(memory_estimate(16), 16 * 512);
+/// ```
 pub fn memory_estimate(threads: usize) -> u64 {
     (threads * std::mem::size_of::<[(u32, u32, u32, u32); 32]>()) as u64
 }
@@ -79,6 +90,14 @@ struct Setup {
 
 impl BacktrackTasks {
     /// The task list for `n` (1 to [`MAX_N`]).
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::BacktrackTasks, TaskSet};
+    /// assert!(BacktrackTasks::new(33).is_err());
+    /// // From N = 20 on, each constellation is split by the queen of its first free row.
+    /// let big = BacktrackTasks::new(20).unwrap();
+    /// assert!(big.len() > big.constellation_count());
+    /// ```
     pub fn new(n: usize) -> Result<Self, EngineError> {
         check(n)?;
         let depth = constellation::split_depth(n);
@@ -116,6 +135,18 @@ impl BacktrackTasks {
     }
 
     /// Task `index` as laid out for the kernel: its frame, the state after its prefix, its weight.
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::{kernel, BacktrackTasks}, TaskSet};
+    /// let tasks = BacktrackTasks::new(8).unwrap();
+    /// let total: u64 = (0..tasks.len())
+    ///     .map(|i| {
+    ///         let (frame, start, weight) = tasks.prepare(i);
+    ///         kernel::count(frame, start) * weight
+    ///     })
+    ///     .sum();
+    /// assert_eq!(total, 92);
+    /// ```
     pub fn prepare(&self, index: usize) -> (&Frame, Start, u64) {
         let task = self.tasks[index];
         let setup = &self.constellations[task.constellation as usize];
@@ -127,11 +158,24 @@ impl BacktrackTasks {
     }
 
     /// The constellation task `index` searches below.
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::{constellation::constellations, BacktrackTasks};
+    /// // Below N = 20, task `i` is the `i`-th constellation.
+    /// let tasks = BacktrackTasks::new(8).unwrap();
+    /// assert_eq!(tasks.constellation(3), constellations(8)[3]);
+    /// ```
     pub fn constellation(&self, index: usize) -> Constellation {
         self.constellations[self.tasks[index].constellation as usize].constellation
     }
 
     /// The number of canonical constellations (tasks before any further split).
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::{constellation::constellations, BacktrackTasks};
+    /// let tasks = BacktrackTasks::new(16).unwrap();
+    /// assert_eq!(tasks.constellation_count(), constellations(16).len());
+    /// ```
     pub fn constellation_count(&self) -> usize {
         self.constellations.len()
     }

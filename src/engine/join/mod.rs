@@ -60,6 +60,11 @@ use symmetric::Turn;
 ///
 /// The task list is stored (about 400,000 tasks at `n = 23`); larger boards would also
 /// take months on one machine.
+///
+/// ```
+/// use nqueens::engine::join::{check, MAX_N};
+/// assert!(check(MAX_N).is_ok() && check(MAX_N + 1).is_err());
+/// ```
 pub const MAX_N: usize = 24;
 
 /// The most top words a task keeps in memory at once, unless [`JoinTasks::with_chunk`] says.
@@ -111,6 +116,14 @@ pub fn check(n: usize) -> Result<(), EngineError> {
 
 impl JoinTasks {
     /// The task list for `n` (1 to [`MAX_N`]).
+    ///
+    /// ```
+    /// use nqueens::engine::{join::JoinTasks, Tally, TaskSet};
+    /// let tasks = JoinTasks::new(12).unwrap();
+    /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+    /// assert_eq!((sum.total, sum.unique()), (14200, 1787));
+    /// assert!(JoinTasks::new(25).is_err());
+    /// ```
     pub fn new(n: usize) -> Result<Self, EngineError> {
         check(n)?;
         let shape = Shape::new(n);

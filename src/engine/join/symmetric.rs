@@ -26,6 +26,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::Symmetry;
 
 /// A rotation of the board about its centre: which symmetric solutions a count is of.
+///
+/// ```
+/// use nqueens::engine::join::symmetric::{count, Turn};
+/// // Both solutions for n = 4 are unchanged by a quarter turn, so by a half turn too.
+/// assert_eq!((count(4, Turn::Quarter), count(4, Turn::Half)), (2, 2));
+/// // Burnside: (total + P + 2R) / 8 = (2 + 2 + 2 * 2) / 8 = 1 class.
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {
     /// 180 degrees: the square `(r, c)` goes to `(n-1-r, n-1-c)`.
