@@ -6,6 +6,7 @@ Run from the repository root after `cargo build --release`:
     pip install ortools
     python3 bench/ortools_compare.py            # about a minute
     python3 bench/ortools_compare.py --quick    # smaller sets, no N=10000 (3 to 5 minutes)
+    python3 bench/ortools_compare.py --blocked-only   # only the CP-SAT table of hard blocked boards
 
 Every instance is written as a list-form file (`N`, then `q row col` / `x row col`), solved by
 `target/release/nqueens complete FILE --stats`, and built as the OR-Tools model of the reference
@@ -18,6 +19,7 @@ answer.
 """
 
 import argparse
+import json
 import os
 import random
 import re
@@ -29,6 +31,10 @@ import tempfile
 import time
 
 from ortools.constraint_solver import pywrapcp
+from ortools.sat.python import cp_model
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blocked_gen import blocked_board  # noqa: E402
 
 
 def ortools(n, given=(), blocked=(), count=False, first_fail=True, limit_s=None):
@@ -58,6 +64,80 @@ def ortools(n, given=(), blocked=(), count=False, first_fail=True, limit_s=None)
     if limit_s and wall >= limit_s:
         return None, elapsed
     return (found if count else found > 0), elapsed
+
+
+def cpsat(n, blocked=(), limit_s=120):
+    """Decides with OR-Tools CP-SAT on one worker; returns (answer, seconds), answer None when it
+    gave up. The model: one integer variable per row over its unblocked columns, AllDifferent on
+    q[i], q[i]+i and q[i]-i."""
+    blocked = set(blocked)
+    m = cp_model.CpModel()
+    q = [m.NewIntVarFromDomain(
+        cp_model.Domain.FromValues([c for c in range(n) if (r, c) not in blocked]), f"q{r}")
+        for r in range(n)]
+    m.AddAllDifferent(q)
+    m.AddAllDifferent([q[i] + i for i in range(n)])
+    m.AddAllDifferent([q[i] - i for i in range(n)])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = limit_s
+    start, start_cpu = time.perf_counter(), time.process_time()
+    status = solver.Solve(m)
+    elapsed = min(time.perf_counter() - start, time.process_time() - start_cpu)
+    answer = {cp_model.OPTIMAL: True, cp_model.FEASIBLE: True,
+              cp_model.INFEASIBLE: False}.get(status)
+    return answer, elapsed
+
+
+def blocked_table(binary, tmp, n, ms_blocked, seeds, limit_s, cache_path=None):
+    """Hard blocked boards (bench/blocked_gen.py, mininfile 1): ours against CP-SAT, one row
+    per board, then totals. Returns the Markdown lines. CP-SAT's answers and times can be kept
+    in a JSON cache, so that rerunning ours after a change does not cost minutes of CP-SAT."""
+    cache = {}
+    if cache_path and os.path.exists(cache_path):
+        with open(cache_path) as f:
+            cache = json.load(f)
+    lines = ["| N | blocked | seed | answer | nqueens | CP-SAT (1 worker) | CP-SAT / nqueens |",
+             "|---|---|---|---|---|---|---|"]
+    tot = {True: [0.0, 0.0, 0], False: [0.0, 0.0, 0]}
+    gave_up = 0
+    for m in ms_blocked:
+        for seed in seeds:
+            rng = random.Random(f"blocked {n} {m} 1 {seed}")
+            blocked = blocked_board(n, m, rng, 1)
+            a, ta = ours(binary, tmp, n, blocked=blocked)
+            # A kept answer serves any limit; a kept "gave up" only as long a limit or shorter.
+            key = f"{n} {m} {seed}"
+            kept = cache.get(key)
+            if kept is None or (kept[0] is None and kept[2] < limit_s):
+                cache[key] = [*cpsat(n, blocked, limit_s), limit_s]
+                if cache_path:
+                    with open(cache_path, "w") as f:
+                        json.dump(cache, f, indent=1)
+            b, tb, _ = cache[key]
+            if b is None:
+                gave_up += 1
+            elif a != b:
+                sys.exit(f"N={n} m={m} seed={seed}: the solvers disagree ({a} vs {b})")
+            tot[a][0] += ta
+            tot[a][1] += tb
+            tot[a][2] += b is None
+            theirs = ms(tb) if b is not None else f">= {ms(tb)} (gave up)"
+            answer = "completion" if a else "none"
+            lines.append(f"| {n} | {len(blocked)} | {seed} | {answer} | {ms(ta)} | {theirs} "
+                         f"| {'>= ' if b is None else ''}{tb / ta:.0f}x |")
+            print(lines[-1], file=sys.stderr, flush=True)
+    for answer, name in ((True, "with a completion"), (False, "with none"), (None, "all")):
+        ta, tb, stopped = (tot[answer] if answer is not None
+                           else [x + y for x, y in zip(tot[True], tot[False])])
+        at_least = ">= " if stopped else ""
+        if ta > 0:
+            lines.append(f"| total | | | {name} | {ms(ta)} | {at_least}{ms(tb)} "
+                         f"| {at_least}{tb / ta:.1f}x |")
+    if gave_up:
+        lines.append(f"\n{gave_up} CP-SAT run(s) stopped at {limit_s:.0f} s: ratios are lower "
+                     "bounds there.")
+    return lines
 
 
 def ours(binary, tmp, n, given=(), blocked=(), count=False):
@@ -196,7 +276,23 @@ def main():
     ap.add_argument("--nqueens", default="target/release/nqueens")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--blocked-only", action="store_true",
+                    help="only the table of hard blocked boards against CP-SAT")
+    ap.add_argument("--blocked-n", type=int, default=60)
+    ap.add_argument("--blocked-m", default="3150,3165,3180",
+                    help="numbers of blocked squares, comma-separated")
+    ap.add_argument("--blocked-seeds", type=int, default=5, help="boards per number")
+    ap.add_argument("--cpsat-limit", type=float, default=120.0, help="seconds per CP-SAT run")
+    ap.add_argument("--cpsat-cache", help="JSON file keeping CP-SAT's answers and times")
     args = ap.parse_args()
+    if args.blocked_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            lines = blocked_table(args.nqueens, tmp, args.blocked_n,
+                                  [int(m) for m in args.blocked_m.split(",")],
+                                  range(args.blocked_seeds), args.cpsat_limit,
+                                  args.cpsat_cache)
+        print("\n".join(lines))
+        return
     rng = random.Random(args.seed)
     rows = []
 
@@ -263,10 +359,17 @@ def main():
                          f"{'>= ' if gave_up else ''}{sum(tb_all) / sum(ta_all):.0f}x"))
             print(rows[-1], file=sys.stderr)
 
+        blocked_lines = blocked_table(args.nqueens, tmp, args.blocked_n,
+                                      [int(m) for m in args.blocked_m.split(",")],
+                                      range(2 if args.quick else args.blocked_seeds),
+                                      args.cpsat_limit, args.cpsat_cache)
+
     print("| instance | answer | nqueens | OR-Tools CP | OR-Tools / nqueens |")
     print("|---|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
+    print()
+    print("\n".join(blocked_lines))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 //! Benchmarks of the propagation solver: enumeration (the `n <= 64` word board), one solution
-//! for a large board (the counter board), and completing half of a solution.
+//! for a large board (the counter board), completing half of a solution, and deciding hard
+//! blocked boards (one with a completion, one without).
 //!
 //! `cargo bench --bench cp`. The comparison with OR-Tools is `bench/ortools_compare.py`.
 
@@ -48,5 +49,23 @@ fn complete(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, count, find, complete);
+fn blocked(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cp/blocked");
+    group.sample_size(10);
+    // Near the phase transition, answers recorded from CP-SAT in the fixture headers.
+    for name in ["50-2110-0", "50-2150-1"] {
+        let path = format!(
+            "{}/tests/fixtures/blocked/{name}.txt",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(path).expect("the fixture is in the repository");
+        let inst = Instance::parse(&text).expect("the fixture parses");
+        group.bench_with_input(BenchmarkId::from_parameter(name), &inst, |b, inst| {
+            b.iter(|| Solver::new(inst, Options::default()).find())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, count, find, complete, blocked);
 criterion_main!(benches);

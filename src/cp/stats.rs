@@ -17,6 +17,9 @@ use std::time::Duration;
 pub struct Stats {
     /// Decisions tried: a queen put on a square by choice (OR-Tools calls them branches).
     pub nodes: u64,
+    /// Decisions made on a column rather than a row: a free column that fewer rows can take
+    /// than any row has squares left (boards with blocked squares only).
+    pub column_branches: u64,
     /// Decisions whose propagation ended in a row or column with no square left.
     pub failures: u64,
     /// Queens placed because propagation forced them (singletons and hidden singles).
@@ -33,8 +36,10 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "nodes {}, failures {}, propagations {}, solutions {}, restarts {}, time {:.3} ms",
+            "nodes {}, column branches {}, failures {}, propagations {}, solutions {}, restarts {}, \
+             time {:.3} ms",
             self.nodes,
+            self.column_branches,
             self.failures,
             self.propagations,
             self.solutions,

@@ -112,6 +112,42 @@ impl Board for Bits64 {
         }
     }
 
+    fn weakest_column(&self) -> Option<(usize, u32)> {
+        // Column supports as a bit-sliced counter: `planes[i]` holds bit `i` of every column's
+        // count, so adding a row's domain is a ripple carry of a few word operations, not one
+        // step per column. Seven planes count to 127, enough for 64 rows.
+        let mut planes = [0u64; 7];
+        for &r in self.rows.as_slice() {
+            let mut carry = self.domain(r as usize);
+            for p in planes.iter_mut() {
+                if carry == 0 {
+                    break;
+                }
+                let t = *p & carry;
+                *p ^= carry;
+                carry = t;
+            }
+        }
+        // The columns of least count: from the top plane down, keep those with a 0 bit when
+        // some candidate has one.
+        let mut least = self.free_columns();
+        if least == 0 {
+            return None;
+        }
+        for p in planes.iter().rev() {
+            if least & !p != 0 {
+                least &= !p;
+            }
+        }
+        let c = least.trailing_zeros() as usize;
+        let count = planes
+            .iter()
+            .enumerate()
+            .map(|(i, p)| ((p >> c & 1) as u32) << i)
+            .sum();
+        Some((c, count))
+    }
+
     fn propagate(&mut self, stats: &mut Stats) -> bool {
         propagate::bits64(self, stats)
     }

@@ -217,6 +217,13 @@ impl Board for General {
         self.clear_low();
     }
 
+    fn weakest_column(&self) -> Option<(usize, u32)> {
+        (0..self.n)
+            .filter(|&c| self.col[c] == 0)
+            .map(|c| (c, self.support[c]))
+            .min_by_key(|&(_, s)| s)
+    }
+
     fn propagate(&mut self, stats: &mut Stats) -> bool {
         propagate::counters(self, stats)
     }

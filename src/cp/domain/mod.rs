@@ -41,6 +41,9 @@ pub(crate) trait Board {
     fn place(&mut self, r: usize, c: usize);
     /// Takes queens off, last first, until `mark` are left.
     fn undo_to(&mut self, mark: usize);
+    /// The free column that the fewest unassigned rows can take, and how many can; `None` when
+    /// every column holds a queen.
+    fn weakest_column(&self) -> Option<(usize, u32)>;
     /// Applies the propagation rules to a fixpoint; `false` if the board has no solution.
     fn propagate(&mut self, stats: &mut Stats) -> bool;
 }
