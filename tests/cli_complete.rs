@@ -143,7 +143,7 @@ fn limits_give_up_with_exit_1() {
             "error: gave up: the node limit",
         ));
     complete()
-        .args(["complete", "--count", "--time-limit", "0"])
+        .args(["complete", "--count", "--time-limit", "0.000001"])
         .write_stdin("14\n")
         .assert()
         .code(1)
@@ -201,7 +201,7 @@ fn a_missing_file_and_bad_flags_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "cannot read /no/such/instance.txt",
+            "cannot open /no/such/instance.txt",
         ));
     complete()
         .args(["complete", "--time-limit", "soon"])

@@ -14,6 +14,7 @@ use nqueens::cp::{Instance, Options, Solver, Stats, Status};
 use nqueens::format::{self, Format};
 
 use super::bad_input;
+use super::input::Input;
 use super::sink::Sink;
 
 /// Arguments of `nqueens complete`.
@@ -22,7 +23,7 @@ pub struct Args {
     /// The instance: a file, or `-` for standard input. Forms: `N` then `q ROW COL` / `x ROW COL`
     /// lines (1-based); a board drawing of `Q`, `x`, `.`; or a placement written by `solve`.
     #[arg(default_value = "-")]
-    file: String,
+    file: Input,
     /// Count every completion instead of showing one.
     #[arg(long, conflicts_with = "all")]
     count: bool,
@@ -46,31 +47,17 @@ pub struct Args {
     #[arg(long, value_name = "NODES")]
     node_limit: Option<u64>,
     /// Give up after this many seconds (decimals allowed).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
     time_limit: Option<Duration>,
-}
-
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    s.parse::<f64>()
-        .ok()
-        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
-        .ok_or_else(|| format!("{s:?} is not a number of seconds"))
 }
 
 /// Runs `nqueens complete`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     // Read line by line: an endless input gives an error at its first overlong line, in
     // bounded memory, instead of being read whole first.
-    let (name, instance) = if args.file == "-" {
-        let name = "<stdin>".to_string();
-        let instance = Instance::read(io::stdin().lock());
-        (name, instance)
-    } else {
-        let file = std::fs::File::open(&args.file)
-            .map_err(|e| bad_input(format!("cannot read {}: {e}", args.file)))?;
-        (args.file.clone(), Instance::read(io::BufReader::new(file)))
-    };
-    let instance = instance.map_err(|e| bad_input(format!("{name}: {e}")))?;
+    let name = args.file.name();
+    let instance =
+        Instance::read(args.file.open(1 << 16)?).map_err(|e| bad_input(format!("{name}: {e}")))?;
     let options = Options {
         node_limit: args.node_limit,
         time_limit: args.time_limit,

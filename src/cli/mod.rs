@@ -9,6 +9,7 @@ mod complete;
 mod count;
 mod export;
 mod find;
+mod input;
 mod merge;
 mod outfile;
 mod plot;

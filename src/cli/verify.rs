@@ -5,15 +5,14 @@
 //! costs its columns and a few bits per row, and its result is printed before the next
 //! record is read.
 
-use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{self, BufWriter, Write};
 
 use anyhow::Context;
 use nqueens::format::Reader;
 use nqueens::Placement;
 
 use super::bad_input;
+use super::input::Input;
 
 /// Placements with more queens than this are shown by their first and last columns only.
 const SHOWN_IN_FULL: usize = 20;
@@ -29,21 +28,15 @@ const SHOWN_IN_FULL: usize = 20;
 )]
 pub struct Args {
     /// The file to read; `-` or nothing for stdin.
-    file: Option<PathBuf>,
+    #[arg(default_value = "-")]
+    file: Input,
 }
 
 /// Runs `nqueens verify`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     // Big reads: a perm line of 10^8 queens is 900 MB of text.
     const BUFFER: usize = 1 << 20;
-    let input: Box<dyn BufRead> = match &args.file {
-        Some(path) if path.as_os_str() != "-" => {
-            let file = File::open(path)
-                .map_err(|e| bad_input(format!("cannot open {}: {e}", path.display())))?;
-            Box::new(BufReader::with_capacity(BUFFER, file))
-        }
-        _ => Box::new(BufReader::with_capacity(BUFFER, io::stdin().lock())),
-    };
+    let input = args.file.open(BUFFER)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let (mut seen, mut invalid) = (0u64, 0u64);
     // Columns cost 4 bytes a queen, up to twice that while their vector grows: a record that

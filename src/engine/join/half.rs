@@ -284,6 +284,37 @@ fn quarter_search(
     go(shape, lo, cols, 0, (0, 0, 0, 0), stop, visit);
 }
 
+/// Placements in the left and right quarters of an `n` board, counted once by this module's
+/// search (`PLACEMENTS[n]`; the test `placements_table_is_what_the_search_lists` recounts
+/// them up to `n = 20`): they grow about 8-fold per two rows. The last entry is extrapolated.
+const PLACEMENTS: [u64; 25] = [
+    0,
+    2,
+    4,
+    5,
+    10,
+    14,
+    36,
+    55,
+    174,
+    272,
+    924,
+    1_501,
+    5_270,
+    8_970,
+    33_740,
+    59_677,
+    237_938,
+    435_364,
+    1_830_884,
+    3_440_441,
+    15_070_738,
+    29_172_484,
+    133_614_468,
+    265_577_541,
+    1_200_000_000,
+];
+
 /// The quarter lists of both sides, shared by all tasks of a board.
 pub(super) struct Quarters {
     shape: Shape,
@@ -323,35 +354,6 @@ impl Quarters {
 
     /// Bytes the lists of an `n` board occupy: 16 per placement, plus the key tables.
     pub fn bytes(shape: &Shape) -> u64 {
-        // Placements in the left and right quarters, counted once by this module's search:
-        // they grow about 8-fold per two rows. The last entry is extrapolated.
-        const PLACEMENTS: [u64; 25] = [
-            0,
-            2,
-            4,
-            5,
-            10,
-            14,
-            36,
-            55,
-            174,
-            272,
-            924,
-            1_501,
-            5_270,
-            8_970,
-            33_740,
-            59_677,
-            237_938,
-            435_364,
-            1_830_884,
-            3_440_441,
-            15_070_738,
-            29_172_484,
-            133_614_468,
-            265_577_541,
-            1_200_000_000,
-        ];
         let keys = (0..shape.h).fold(1u64, |acc, i| acc * (shape.n - i) as u64 / (i + 1) as u64);
         PLACEMENTS[shape.n] * 16 + 2 * (keys + 1) * 4 + (4 << shape.h.max(shape.n - shape.h))
     }
@@ -485,5 +487,24 @@ impl Iterator for Combinations {
             (y < self.end).then_some(y as u32)
         };
         Some(x)
+    }
+}
+
+#[cfg(test)]
+mod placement_table {
+    use super::*;
+
+    #[test]
+    fn placements_table_is_what_the_search_lists() {
+        let never = AtomicBool::new(false);
+        for (n, &listed) in PLACEMENTS.iter().enumerate().take(21).skip(1) {
+            let shape = Shape::new(n);
+            let mut found = 0u64;
+            quarter_search(&shape, 0, shape.h, &never, &mut |_, _, _, _| found += 1);
+            quarter_search(&shape, shape.h, n - shape.h, &never, &mut |_, _, _, _| {
+                found += 1
+            });
+            assert_eq!(listed, found, "n = {n}");
+        }
     }
 }

@@ -408,6 +408,15 @@ struct Scratch {
     sieve: Sieve,
 }
 
+impl Scratch {
+    /// Bytes per word of a task in the buffers above, the classes and the sieve aside
+    /// ([`Sieve::bytes`] has those): `tops`, `top_words`, `bottom_words`, `stored_words` and
+    /// `batch` each hold at most one entry per word. Stated here, beside the fields, so that
+    /// the memory estimate follows them.
+    const BYTES_PER_WORD: u64 =
+        (std::mem::size_of::<(u64, u32)>() + 4 * std::mem::size_of::<u64>()) as u64;
+}
+
 thread_local! {
     static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
@@ -555,7 +564,7 @@ fn memory(shape: &Shape, chunk: usize, threads: usize) -> u64 {
     let chunk = chunk as u64;
     let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
     let words = words.unwrap_or(chunk);
-    let per_thread = (16 + 8 + 8 + 8 + 8) * words + Sieve::bytes(words, shape.bits());
+    let per_thread = Scratch::BYTES_PER_WORD * words + Sieve::bytes(words, shape.bits());
     Quarters::bytes(shape) + threads as u64 * per_thread
 }
 
