@@ -43,6 +43,12 @@ use super::{Strategy, Tally, TaskSet};
 use crate::format::excerpt;
 
 /// What a checkpoint belongs to: resuming requires every field to match.
+///
+/// ```
+/// use nqueens::engine::{checkpoint::Header, shard::Slice, task_list, Strategy};
+/// let h = Header::new(task_list(8, Strategy::Backtrack).unwrap().as_ref(), Slice::ALL);
+/// assert_eq!((h.n, h.strategy, h.slice), (8, Strategy::Backtrack, Slice::ALL));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Board size.
@@ -58,7 +64,7 @@ pub struct Header {
 }
 
 impl Header {
-    /// The header for counting `slice` of `tasks`.
+    /// The header for counting `slice` of `tasks` (example on [`Header`]).
     pub fn new(tasks: &dyn TaskSet, slice: Slice) -> Header {
         Header {
             n: tasks.n(),
@@ -83,6 +89,13 @@ impl Header {
 }
 
 /// Why a checkpoint cannot be used.
+///
+/// ```
+/// use nqueens::engine::{checkpoint::{Header, Journal}, shard::Slice, task_list, Strategy};
+/// let h = Header::new(task_list(8, Strategy::Backtrack).unwrap().as_ref(), Slice::ALL);
+/// let Err(err) = Journal::open(std::path::Path::new("/dev/null"), &h) else { panic!() };
+/// assert!(err.to_string().contains("not a regular file"), "{err}");
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     /// The file could not be read or written.
@@ -133,6 +146,25 @@ pub enum CheckpointError {
 ///
 /// Counting threads only append (one `write` each); a background thread flushes the file to disk
 /// once a second, so no counting thread ever waits for the disk.
+///
+/// ```
+/// use nqueens::engine::{checkpoint::{Header, Journal}, shard::Slice, task_list, Strategy, TaskSet};
+/// let tasks = task_list(8, Strategy::Backtrack).unwrap();
+/// let header = Header::new(tasks.as_ref(), Slice::ALL);
+/// let path = std::env::temp_dir().join(format!("nq-doc-{}.ck", std::process::id()));
+/// let (journal, done) = Journal::open(&path, &header).unwrap();
+/// assert!(done.is_empty());
+/// journal.record(3, tasks.count(3)).unwrap();
+/// journal.sync().unwrap();
+/// drop(journal);
+/// // Opened again, it holds task 3; a checkpoint of another count is refused.
+/// let (journal, done) = Journal::open(&path, &header).unwrap();
+/// assert_eq!(done.keys().copied().collect::<Vec<_>>(), [3]);
+/// drop(journal);
+/// let other = Header::new(task_list(9, Strategy::Backtrack).unwrap().as_ref(), Slice::ALL);
+/// assert!(Journal::open(&path, &other).is_err());
+/// std::fs::remove_file(&path).unwrap();
+/// ```
 pub struct Journal {
     path: PathBuf,
     file: Mutex<File>,
@@ -145,7 +177,8 @@ const SYNC_EVERY: Duration = Duration::from_secs(1);
 
 impl Journal {
     /// Opens the checkpoint at `path` for the count described by `header`, creating it if it
-    /// does not exist, and returns the journal with the tasks it already holds.
+    /// does not exist, and returns the journal with the tasks it already holds (example on
+    /// [`Journal`]).
     pub fn open(
         path: &Path,
         header: &Header,
@@ -223,7 +256,8 @@ impl Journal {
         Ok((journal, scan.done))
     }
 
-    /// Appends the result of task `index` (flushed to disk within a second).
+    /// Appends the result of task `index` (flushed to disk within a second; example on
+    /// [`Journal`]).
     pub fn record(&self, index: usize, tally: Tally) -> Result<(), CheckpointError> {
         let line = record_line(index, tally);
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
@@ -234,7 +268,7 @@ impl Journal {
             })
     }
 
-    /// Flushes every record to disk now.
+    /// Flushes every record to disk now (example on [`Journal`]).
     pub fn sync(&self) -> Result<(), CheckpointError> {
         let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.sync_data().map_err(|source| CheckpointError::Io {

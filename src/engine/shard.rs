@@ -38,11 +38,23 @@ impl Slice {
     pub const ALL: Slice = Slice { index: 1, count: 1 };
 
     /// `true` if task `task` belongs to this slice.
+    ///
+    /// ```
+    /// use nqueens::engine::shard::Slice;
+    /// let s = Slice { index: 2, count: 3 };
+    /// assert!(s.contains(4) && !s.contains(5));
+    /// assert!(Slice::ALL.contains(5));
+    /// ```
     pub fn contains(&self, task: usize) -> bool {
         task % self.count == self.index - 1
     }
 
     /// The task indices of this slice of a list of `len` tasks.
+    ///
+    /// ```
+    /// use nqueens::engine::shard::Slice;
+    /// assert_eq!(Slice { index: 1, count: 2 }.indices(5).collect::<Vec<_>>(), [0, 2, 4]);
+    /// ```
     pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> {
         (self.index - 1..len).step_by(self.count)
     }
@@ -70,6 +82,20 @@ impl FromStr for Slice {
 }
 
 /// The result file of one shard.
+///
+/// ```
+/// use nqueens::{Counter, engine::shard::{ShardResult, Slice}};
+/// let r = Counter::new(10).shard(Slice { index: 2, count: 3 }).run().unwrap();
+/// let shard = ShardResult::new(r.list.as_ref().unwrap(), r.tally, r.seconds, "node7".into());
+/// assert_eq!((shard.shard, shard.shards, shard.tally()), (2, 3, r.tally));
+/// assert_eq!(shard.checksum, shard.expected_checksum());
+/// // The file round-trips; a changed count no longer matches its checksum.
+/// let text = serde_json::to_string(&shard).unwrap();
+/// let mut back = ShardResult::read(text.as_bytes()).unwrap();
+/// assert_eq!(back, shard);
+/// back.total += 1;
+/// assert_ne!(back.checksum, back.expected_checksum());
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardResult {
     /// Always `"nqueens-shard"`, so other JSON files are recognised as such.
@@ -117,7 +143,7 @@ pub const MAX_FILE_BYTES: u64 = 64 * 1024;
 pub const FORMAT: &str = "nqueens-shard";
 
 impl ShardResult {
-    /// The result of counting the slice of the task list `list` describes to `tally`.
+    /// The result of counting the slice of the task list `list` describes to `tally` (example on [`ShardResult`]).
     pub fn new(list: &Header, tally: Tally, seconds: f64, hostname: String) -> ShardResult {
         let slice = list.slice;
         let mut r = ShardResult {
@@ -140,7 +166,7 @@ impl ShardResult {
         r
     }
 
-    /// The checksum the fields call for.
+    /// The checksum the fields call for (example on [`ShardResult`]).
     pub fn expected_checksum(&self) -> String {
         let body = format!(
             "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
@@ -187,7 +213,7 @@ impl ShardResult {
         })
     }
 
-    /// What this shard counted.
+    /// What this shard counted (example on [`ShardResult`]).
     pub fn tally(&self) -> Tally {
         Tally {
             total: self.total,
@@ -197,6 +223,11 @@ impl ShardResult {
 }
 
 /// Why shard results cannot be added up.
+///
+/// ```
+/// use nqueens::engine::shard::{merge, MergeError};
+/// assert_eq!(merge(&[]), Err(MergeError::Empty));
+/// ```
 #[derive(Debug, PartialEq, thiserror::Error)]
 pub enum MergeError {
     /// No results were given.

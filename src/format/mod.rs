@@ -22,6 +22,14 @@ pub mod perm;
 pub mod svg;
 
 /// A way to write a placement.
+///
+/// ```
+/// use nqueens::{Placement, format::{write, Format}};
+/// let p = Placement::new(vec![1, 3, 0, 2]);
+/// let mut out = Vec::new();
+/// write(&mut out, &p, Format::Json).unwrap();
+/// assert_eq!(out, b"{\"n\":4,\"columns\":[2,4,1,3]}\n");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Format {
@@ -62,6 +70,12 @@ pub fn write(out: &mut impl Write, placement: &Placement, format: Format) -> io:
 pub const MAX_N: usize = u32::MAX as usize;
 
 /// Why a record of the input could not be read as a placement.
+///
+/// ```
+/// use nqueens::format::{Reader, ReadError};
+/// let first = Reader::new("2 4 1 3\nQ Q\n".as_bytes()).nth(1).unwrap();
+/// assert!(matches!(first, Err(ReadError::Malformed { .. })), "{first:?}");
+/// ```
 #[derive(Debug)]
 pub enum ReadError {
     /// The input could not be read at all.
@@ -242,7 +256,7 @@ pub struct Reader<R> {
 }
 
 impl<R: BufRead> Reader<R> {
-    /// A reader over `input`, for records of up to [`MAX_N`] queens.
+    /// A reader over `input`, for records of up to [`MAX_N`] queens (example on [`Reader`]).
     pub fn new(input: R) -> Self {
         Reader {
             source: Source { input, line: 1 },
