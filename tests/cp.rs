@@ -7,32 +7,7 @@ use std::time::Duration;
 
 use nqueens::cp::{Instance, Options, Solver, Status};
 
-/// Completions counted the obvious way: row by row, every column, every earlier queen checked.
-fn oracle(inst: &Instance) -> u64 {
-    fn go(row: usize, cols: &mut Vec<usize>, inst: &Instance) -> u64 {
-        let n = inst.n();
-        if row == n {
-            return 1;
-        }
-        let given = inst.fixed().find(|&(r, _)| r == row).map(|(_, c)| c);
-        let mut total = 0;
-        for c in 0..n {
-            let fits = given.is_none_or(|g| g == c)
-                && !inst.blocked().any(|sq| sq == (row, c))
-                && cols
-                    .iter()
-                    .enumerate()
-                    .all(|(r, &q)| q != c && row - r != c.abs_diff(q));
-            if fits {
-                cols.push(c);
-                total += go(row + 1, cols, inst);
-                cols.pop();
-            }
-        }
-        total
-    }
-    go(0, &mut Vec::new(), inst)
-}
+use common::brute_force_completions as oracle;
 
 #[test]
 fn counts_match_the_published_ones_up_to_12() {

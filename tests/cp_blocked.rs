@@ -2,6 +2,8 @@
 //! solver's answers and counts against independent methods, and a regression set of hard boards
 //! whose answers were recorded from OR-Tools CP-SAT (`bench/blocked_fixtures.py`).
 
+mod common;
+
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -38,35 +40,7 @@ fn random_board(n: usize, rng: &mut ChaCha8Rng) -> Instance {
     blocked_board(n, m, mininfile, rng)
 }
 
-/// Completions counted the obvious way: row by row, every column, every earlier queen checked.
-fn brute_force(inst: &Instance) -> u64 {
-    let n = inst.n();
-    let mut blocked = vec![vec![false; n]; n];
-    for (r, c) in inst.blocked() {
-        blocked[r][c] = true;
-    }
-    fn go(row: usize, cols: &mut Vec<usize>, blocked: &[Vec<bool>]) -> u64 {
-        let n = blocked.len();
-        if row == n {
-            return 1;
-        }
-        let mut total = 0;
-        for c in 0..n {
-            let fits = !blocked[row][c]
-                && cols
-                    .iter()
-                    .enumerate()
-                    .all(|(r, &q)| q != c && row - r != c.abs_diff(q));
-            if fits {
-                cols.push(c);
-                total += go(row + 1, cols, blocked);
-                cols.pop();
-            }
-        }
-        total
-    }
-    go(0, &mut Vec::new(), &blocked)
-}
+use common::brute_force_completions as brute_force;
 
 /// A second counter, independent of the solver's propagation and branching: rows in order,
 /// lines as bit masks (the textbook bitboard backtracker), blocked squares as a mask per row.

@@ -31,3 +31,39 @@ pub fn brute_force(n: usize) -> Vec<Vec<u32>> {
     go(n, &mut Vec::new(), &mut out);
     out
 }
+
+/// Completions of a completion instance counted the obvious way: row by row, every open column
+/// (not blocked, and the given queen's where the row has one), every earlier queen checked.
+pub fn brute_force_completions(inst: &nqueens::cp::Instance) -> u64 {
+    let n = inst.n();
+    let mut open = vec![vec![true; n]; n];
+    for (r, c) in inst.blocked() {
+        open[r][c] = false;
+    }
+    for (r, c) in inst.fixed() {
+        for (c2, square) in open[r].iter_mut().enumerate() {
+            *square &= c2 == c;
+        }
+    }
+    fn go(row: usize, cols: &mut Vec<usize>, open: &[Vec<bool>]) -> u64 {
+        let n = open.len();
+        if row == n {
+            return 1;
+        }
+        let mut total = 0;
+        for c in 0..n {
+            let fits = open[row][c]
+                && cols
+                    .iter()
+                    .enumerate()
+                    .all(|(r, &q)| q != c && row - r != c.abs_diff(q));
+            if fits {
+                cols.push(c);
+                total += go(row + 1, cols, open);
+                cols.pop();
+            }
+        }
+        total
+    }
+    go(0, &mut Vec::new(), &open)
+}
