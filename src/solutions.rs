@@ -88,8 +88,8 @@ pub struct Solutions {
     /// rows already filled). One block per depth, so that backing up costs nothing.
     free: Vec<u64>,
     /// The search state at each depth.
-    frames: Vec<Frame>,
-    /// How many queens the current frame has placed.
+    levels: Vec<Level>,
+    /// How many queens the current level has placed.
     depth: usize,
     /// The column of the queen in each filled row.
     cols: Vec<u32>,
@@ -99,7 +99,7 @@ pub struct Solutions {
 
 /// The search after some queens are placed: the row it fills next and what is left to try.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
+struct Level {
     /// The filled rows, one bit each.
     filled: u64,
     /// The row being filled at this depth.
@@ -122,7 +122,7 @@ impl Solutions {
             // The canonical solution's first queen is in the left half, middle included.
             untried &= (1u64 << ((n - 1) / 2 + 1)) - 1;
         }
-        let start = Frame {
+        let start = Level {
             filled: 0,
             row: 0,
             untried,
@@ -130,20 +130,20 @@ impl Solutions {
         Ok(Solutions {
             n,
             free,
-            frames: vec![start; n],
+            levels: vec![start; n],
             depth: 0,
             cols: vec![0; n],
             canonical_only,
         })
     }
 
-    /// Places a queen on `(row, col)` of the current frame and prepares the next depth: the
+    /// Places a queen on `(row, col)` of the current level and prepares the next depth: the
     /// attacked squares leave every other open row, and the row with the fewest free squares
     /// is chosen. If some open row is left with none, this is a dead end found early: the
     /// depth stays and the next square of this row is tried.
     fn descend(&mut self, row: usize, col: u32) {
         let (n, d) = (self.n, self.depth);
-        let filled = self.frames[d].filled | 1 << row;
+        let filled = self.levels[d].filled | 1 << row;
         let (above, below) = self.free.split_at_mut((d + 1) * n);
         let (now, next) = (&above[d * n..], &mut below[..n]);
         let queen = 1u64 << col;
@@ -167,7 +167,7 @@ impl Solutions {
             return;
         }
         self.depth += 1;
-        self.frames[self.depth] = Frame {
+        self.levels[self.depth] = Level {
             filled,
             row: best_row,
             untried: next[best_row],
@@ -180,8 +180,8 @@ impl Iterator for Solutions {
 
     fn next(&mut self) -> Option<Placement> {
         loop {
-            let frame = &mut self.frames[self.depth];
-            if frame.untried == 0 {
+            let level = &mut self.levels[self.depth];
+            if level.untried == 0 {
                 // This row has nothing left: back up one depth, or finish.
                 if self.depth == 0 {
                     return None;
@@ -189,12 +189,12 @@ impl Iterator for Solutions {
                 self.depth -= 1;
                 continue;
             }
-            let bit = frame.untried & frame.untried.wrapping_neg();
-            frame.untried ^= bit;
-            let (row, col) = (frame.row, bit.trailing_zeros());
+            let bit = level.untried & level.untried.wrapping_neg();
+            level.untried ^= bit;
+            let (row, col) = (level.row, bit.trailing_zeros());
             self.cols[row] = col;
             if self.depth + 1 == self.n {
-                // The frame stays current: the next call resumes with its untried squares.
+                // The level stays current: the next call resumes with its untried squares.
                 return Some(Placement::new(self.cols.clone()));
             }
             self.descend(row, col);

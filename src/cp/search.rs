@@ -10,7 +10,7 @@
 //!   to 52 times fewer with the bounded restarts below (`docs/completion.md`).
 //! - **Value order, middle out**: squares nearest the centre column first (rows nearest the
 //!   centre row, for a column).
-//! - **Explicit stack**: one [`Frame`] per decision holds the line, how far its squares have been
+//! - **Explicit stack**: one [`Decision`] per decision holds the line, how far its squares have been
 //!   tried, and the trail mark to undo to. No recursion, so depth is bounded only by `n`.
 //! - **Restarts** (finding one completion only): after a growing number of failures (the Luby
 //!   sequence: 1 1 2 1 1 2 4 ...) the search starts over with new random tie-breaking and a
@@ -106,7 +106,7 @@ const CLOCK_EVERY: u64 = 1024;
 
 /// One decision on the stack: a row, the index of the next square to try in the middle-out
 /// order, and the trail mark before its queen.
-struct Frame {
+struct Decision {
     /// The row, or with `column` set the column, whose square is being chosen.
     line: u32,
     column: bool,
@@ -270,7 +270,7 @@ struct Search<B> {
     /// a column can have fewer candidate rows than any row has squares; on free boards the
     /// scan of the columns would cost without choosing differently.
     dual: bool,
-    frames: Vec<Frame>,
+    decisions: Vec<Decision>,
     options: Options,
     rng: ChaCha8Rng,
     stats: Stats,
@@ -357,7 +357,7 @@ impl<B: Board> Search<B> {
             values,
             key: Vec::new(),
             dual: instance.blocked().next().is_some(),
-            frames: Vec::new(),
+            decisions: Vec::new(),
             options,
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             stats,
@@ -438,7 +438,7 @@ impl<B: Board> Search<B> {
         // What the observer was last told the board holds, to report only what changes.
         let mut told = Vec::new();
         self.dom.undo_to(self.root);
-        self.frames.clear();
+        self.decisions.clear();
         if obs.active() {
             told = vec![NONE; self.dom.n()];
             if report_queens(obs, &mut told, self.dom.queens(), None).is_break() {
@@ -461,7 +461,7 @@ impl<B: Board> Search<B> {
                         return End::Done(Status::Stopped);
                     }
                 }
-                Some((line, column)) => self.frames.push(Frame {
+                Some((line, column)) => self.decisions.push(Decision {
                     line: line as u32,
                     column,
                     next: 0,
@@ -470,12 +470,12 @@ impl<B: Board> Search<B> {
             }
             // Try the next square of the deepest row that has one left, backing up as needed.
             loop {
-                let Some(frame) = self.frames.last_mut() else {
+                let Some(decision) = self.decisions.last_mut() else {
                     return End::Done(Status::Exhausted);
                 };
-                self.dom.undo_to(frame.mark);
-                let (line, column) = (frame.line as usize, frame.column);
-                let tried = frame.next as usize;
+                self.dom.undo_to(decision.mark);
+                let (line, column) = (decision.line as usize, decision.column);
+                let tried = decision.next as usize;
                 // Column branches come only with blocked squares, which the traces of the
                 // ladder (empty boards) never meet: only a row's scan is told square by square.
                 if obs.active()
@@ -484,7 +484,7 @@ impl<B: Board> Search<B> {
                 {
                     return End::Done(Status::Stopped);
                 }
-                let frame = self.frames.last_mut().expect("the frame just read");
+                let decision = self.decisions.last_mut().expect("the decision just read");
                 let dom = &self.dom;
                 // The square at value `v` of the line: a column of the row, or a row of the
                 // column (which must still be without a queen).
@@ -499,10 +499,10 @@ impl<B: Board> Search<B> {
                     let (r, c) = square(v);
                     dom.available(r, c) && (!column || dom.queens()[r] == NONE)
                 }) else {
-                    self.frames.pop();
+                    self.decisions.pop();
                     continue;
                 };
-                frame.next = (tried + offset + 1) as u32;
+                decision.next = (tried + offset + 1) as u32;
                 if node_cap.is_some_and(|cap| self.stats.nodes >= cap) {
                     return End::Done(Status::NodeLimit);
                 }
