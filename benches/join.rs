@@ -9,40 +9,30 @@
 //! core for a second would otherwise decide the 2-thread figure.
 use std::time::Instant;
 
-use nqueens::engine::{join::JoinTasks, Strategy, Tally, TaskSet};
-use rayon::prelude::*;
+use nqueens::engine::{Strategy, Tally};
+use nqueens::Counter;
 
 /// The ladder's plain bitboard counter: no symmetry, one row per step.
 fn bitboard(n: usize) -> u64 {
     nqueens::algo::bitboard::count(n)
 }
 
-/// The backtracking engine's task list, counted on `threads` threads.
-fn backtrack(n: usize, threads: usize) -> Tally {
-    sum_tasks(
-        &*nqueens::engine::task_list(n, Strategy::Backtrack).expect("n in range"),
-        threads,
-    )
+/// A count through the library's front door, as `nqueens count N --strategy S -j T` makes it.
+fn engine(n: usize, strategy: Strategy, threads: usize) -> Tally {
+    Counter::new(n)
+        .strategy(strategy)
+        .threads(threads)
+        .run()
+        .expect("n in range")
+        .tally
 }
 
-fn sum_tasks(tasks: &dyn TaskSet, threads: usize) -> Tally {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| {
-        (0..tasks.len())
-            .into_par_iter()
-            .map(|i| tasks.count(i))
-            .reduce(Tally::default, |mut a, b| {
-                a += b;
-                a
-            })
-    })
+fn backtrack(n: usize, threads: usize) -> Tally {
+    engine(n, Strategy::Backtrack, threads)
 }
 
 fn join(n: usize, threads: usize) -> Tally {
-    sum_tasks(&JoinTasks::new(n).expect("n in range"), threads)
+    engine(n, Strategy::Join, threads)
 }
 
 fn seconds<T>(f: impl FnOnce() -> T) -> (T, f64) {

@@ -1,11 +1,11 @@
 //! Counts boards with the Join strategy on all cores, or prints its memory estimates.
 //!
-//! `cargo run --release --example join_count -- 16 17` counts N = 16 and 17 (set
-//! `RAYON_NUM_THREADS` to choose the threads); `-- --memory 8 24` prints the memory table.
-use std::time::Instant;
-
-use nqueens::engine::{join::JoinTasks, Tally, TaskSet};
-use rayon::prelude::*;
+//! `cargo run --release --example join_count -- 16 17` counts N = 16 and 17 through the
+//! library's front door, with a progress line per hundredth of the tasks; `-- --memory 8 24`
+//! prints the memory table.
+use nqueens::counter::Progress;
+use nqueens::engine::{join::JoinTasks, Strategy, TaskSet};
+use nqueens::Counter;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -28,19 +28,22 @@ fn main() {
         return;
     }
     for n in args.iter().filter_map(|a| a.parse::<usize>().ok()) {
-        let start = Instant::now();
-        let tasks = JoinTasks::new(n).expect("n in range");
-        let sum: Tally = (0..tasks.len())
-            .into_par_iter()
-            .map(|i| tasks.count(i))
-            .sum();
+        let report = |p: Progress| {
+            if p.total >= 100 && p.done.is_multiple_of(p.total / 100) {
+                eprint!("\r{} of {} tasks", p.done, p.total);
+            }
+        };
+        let counter = Counter::new(n)
+            .strategy(Strategy::Join)
+            .on_progress(&report);
+        let r = counter.run().expect("n in range");
+        eprintln!();
         println!(
-            "n={n} total={} unique={} tasks={} threads={} {:.3} s",
-            sum.total,
-            sum.unique(),
-            tasks.len(),
-            rayon::current_num_threads(),
-            start.elapsed().as_secs_f64()
+            "n={n} total={} unique={} threads={} {:.3} s",
+            r.total,
+            r.unique.expect("a whole count has its unique count"),
+            counter.thread_count(),
+            r.seconds
         );
     }
 }
