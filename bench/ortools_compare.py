@@ -241,21 +241,7 @@ def completion_instances(n, k, rng, solvable, draws=25):
 
 def blocked_instances(n, m, k, rng):
     """`k` boards of size n with m random blocked squares, every row and column keeping one."""
-    out = []
-    for _ in range(k):
-        squares = [(r, c) for r in range(n) for c in range(n)]
-        rng.shuffle(squares)
-        row_free, col_free = [n] * n, [n] * n
-        blocked = []
-        for r, c in squares:
-            if len(blocked) == m:
-                break
-            if row_free[r] > 1 and col_free[c] > 1:
-                blocked.append((r, c))
-                row_free[r] -= 1
-                col_free[c] -= 1
-        out.append(blocked)
-    return out
+    return [blocked_board(n, m, rng, mininfile=1) for _ in range(k)]
 
 
 def best(solve):

@@ -14,6 +14,20 @@ use crate::Placement;
 const SQUARE_PX: usize = 40;
 const MAX_PX: usize = 800;
 
+/// The board's squares and the queen's shape, in board units (one square is 1 x 1): shared by
+/// the placement pictures here and the animated traces (`trace::svg`).
+pub(crate) const DEFS: &str = "<defs>\n\
+          <pattern id=\"squares\" width=\"2\" height=\"2\" patternUnits=\"userSpaceOnUse\">\
+          <rect width=\"2\" height=\"2\" fill=\"#f0d9b5\"/>\
+          <rect x=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/>\
+          <rect y=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/></pattern>\n\
+          <g id=\"queen\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.03\">\
+          <path d=\"M0.2 0.82 L0.14 0.34 L0.32 0.56 L0.4 0.24 L0.5 0.54 L0.6 0.24 L0.68 0.56 \
+          L0.86 0.34 L0.8 0.82 Z\"/>\
+          <circle cx=\"0.14\" cy=\"0.3\" r=\"0.05\"/><circle cx=\"0.4\" cy=\"0.2\" r=\"0.05\"/>\
+          <circle cx=\"0.6\" cy=\"0.2\" r=\"0.05\"/><circle cx=\"0.86\" cy=\"0.3\" r=\"0.05\"/></g>\n\
+          </defs>\n";
+
 /// Writes `placement` as an SVG document.
 ///
 /// ```
@@ -33,19 +47,7 @@ pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     )?;
     writeln!(out, "<title>{n} queens</title>")?;
     // Light squares where row + column is even, as on a real board (a8 is light).
-    out.write_all(
-        b"<defs>\n\
-          <pattern id=\"squares\" width=\"2\" height=\"2\" patternUnits=\"userSpaceOnUse\">\
-          <rect width=\"2\" height=\"2\" fill=\"#f0d9b5\"/>\
-          <rect x=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/>\
-          <rect y=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/></pattern>\n\
-          <g id=\"queen\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.03\">\
-          <path d=\"M0.2 0.82 L0.14 0.34 L0.32 0.56 L0.4 0.24 L0.5 0.54 L0.6 0.24 L0.68 0.56 \
-          L0.86 0.34 L0.8 0.82 Z\"/>\
-          <circle cx=\"0.14\" cy=\"0.3\" r=\"0.05\"/><circle cx=\"0.4\" cy=\"0.2\" r=\"0.05\"/>\
-          <circle cx=\"0.6\" cy=\"0.2\" r=\"0.05\"/><circle cx=\"0.86\" cy=\"0.3\" r=\"0.05\"/></g>\n\
-          </defs>\n",
-    )?;
+    out.write_all(DEFS.as_bytes())?;
     writeln!(
         out,
         "<rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\"/>"

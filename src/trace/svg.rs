@@ -60,18 +60,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
         trace.algo,
         if trace.complete { "" } else { " (the start)" }
     );
-    s.push_str(
-        "<defs>\n<pattern id=\"squares\" width=\"2\" height=\"2\" patternUnits=\"userSpaceOnUse\">\
-         <rect width=\"2\" height=\"2\" fill=\"#f0d9b5\"/>\
-         <rect x=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/>\
-         <rect y=\"1\" width=\"1\" height=\"1\" fill=\"#b58863\"/></pattern>\n\
-         <g id=\"queen\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"0.03\">\
-         <path d=\"M0.2 0.82 L0.14 0.34 L0.32 0.56 L0.4 0.24 L0.5 0.54 L0.6 0.24 L0.68 0.56 \
-         L0.86 0.34 L0.8 0.82 Z\"/>\
-         <circle cx=\"0.14\" cy=\"0.3\" r=\"0.05\"/><circle cx=\"0.4\" cy=\"0.2\" r=\"0.05\"/>\
-         <circle cx=\"0.6\" cy=\"0.2\" r=\"0.05\"/><circle cx=\"0.86\" cy=\"0.3\" r=\"0.05\"/></g>\n\
-         </defs>\n",
-    );
+    s.push_str(crate::format::svg::DEFS);
     let _ = writeln!(
         s,
         "<rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\"/>\n\
