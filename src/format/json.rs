@@ -231,11 +231,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &[u8]) -> Result<Placement, String> {
-        let mut src = Source {
-            input: text,
-            line: 1,
-        };
-        super::parse(&mut src, 1000).unwrap().map_err(|m| m.message)
+        crate::format::parse_with(super::parse, text, 1000)
     }
 
     #[test]

@@ -229,6 +229,23 @@ impl<R: BufRead> Source<R> {
     }
 }
 
+/// The `parse` function every format module has, over a byte slice.
+#[cfg(test)]
+type Parser<'a> = fn(&mut Source<&'a [u8]>, usize) -> io::Result<Result<Placement, Malformed>>;
+
+/// Runs one format's parser over `text` (records of up to `max_n` queens), for its unit tests:
+/// the placement, or the message of the defect.
+#[cfg(test)]
+fn parse_with<'a>(parse: Parser<'a>, text: &'a [u8], max_n: usize) -> Result<Placement, String> {
+    let mut src = Source {
+        input: text,
+        line: 1,
+    };
+    parse(&mut src, max_n)
+        .expect("reading a byte slice cannot fail")
+        .map_err(|m| m.message)
+}
+
 /// Reads placements one record at a time from any mix of the formats that [`write()`] produces.
 ///
 /// The format of each record is told by its first non-blank character: a digit starts a perm

@@ -123,13 +123,7 @@ mod tests {
     use super::*;
 
     fn parse_text(text: &str) -> Result<Placement, String> {
-        let mut src = Source {
-            input: text.as_bytes(),
-            line: 1,
-        };
-        parse(&mut src, super::super::MAX_N)
-            .unwrap()
-            .map_err(|m| m.message)
+        crate::format::parse_with(parse, text.as_bytes(), crate::format::MAX_N)
     }
 
     #[test]

@@ -242,13 +242,7 @@ mod tests {
     use super::*;
 
     fn parse(text: &[u8]) -> Result<Placement, String> {
-        let mut src = Source {
-            input: text,
-            line: 1,
-        };
-        super::parse(&mut src, super::super::MAX_N)
-            .unwrap()
-            .map_err(|m| m.message)
+        crate::format::parse_with(super::parse, text, crate::format::MAX_N)
     }
 
     fn picture(cols: Vec<u32>) -> Vec<u8> {
