@@ -49,7 +49,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use half::{Combinations, Quarters, Shape, Side};
-use sieve::{Classes, Gather, Sieve};
+use sieve::{Classes, Kernel, Sieve};
+
+#[cfg(target_arch = "x86_64")]
+mod isa;
 
 pub mod symmetric;
 
@@ -168,59 +171,82 @@ impl JoinTasks {
         Some(self.quarters.get_or_init(|| made))
     }
 
-    /// Counts the solutions of the main task with top columns `cols`, weighted.
+    /// Counts the solutions of the main task with top columns `cols`, weighted, with the
+    /// widest vectors the CPU has.
     fn count_main(&self, cols: u32, stop: &AtomicBool) -> u64 {
         let Some(quarters) = self.quarters(stop) else {
             return 0;
         };
-        SCRATCH.with_borrow_mut(|scratch| {
-            #[cfg(target_arch = "x86_64")]
-            if std::is_x86_feature_detected!("avx2")
-                && std::is_x86_feature_detected!("bmi2")
-                && std::is_x86_feature_detected!("popcnt")
-            {
-                // SAFETY: the CPU has just been checked for the features the function enables.
-                return unsafe {
-                    count_main_x86(quarters, &self.shape, cols, self.chunk, scratch, stop)
-                };
+        let (shape, chunk) = (&self.shape, self.chunk);
+        #[cfg(target_arch = "x86_64")]
+        {
+            if let Some(cpu) = isa::Avx512::detect() {
+                return WIDE_SCRATCH.with_borrow_mut(|scratch| {
+                    // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+                    unsafe { count_main_avx512(cpu, quarters, shape, cols, chunk, scratch, stop) }
+                });
             }
-            count_main_portable::<sieve::Soft>(
-                quarters,
-                &self.shape,
-                cols,
-                self.chunk,
-                scratch,
-                stop,
+            if let Some(cpu) = isa::Avx2::detect() {
+                return NARROW_SCRATCH.with_borrow_mut(|scratch| {
+                    // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+                    unsafe { count_main_avx2(cpu, quarters, shape, cols, chunk, scratch, stop) }
+                });
+            }
+        }
+        NARROW_SCRATCH.with_borrow_mut(|scratch| {
+            count_main_portable::<sieve::Portable, { sieve::NARROW }>(
+                quarters, shape, cols, chunk, scratch, stop,
             )
         })
     }
 }
 
-/// The main-task count compiled for AVX2 and BMI2, so that the sieve's lanes become one
-/// register and its bit gathering one instruction.
+/// The main-task count compiled for AVX2 and BMI2, so that a sieve row of 4 lanes is one
+/// register and the bit gathering one instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2,popcnt")]
-unsafe fn count_main_x86(
+fn count_main_avx2(
+    _: isa::Avx2,
     quarters: &Quarters,
     shape: &Shape,
     cols: u32,
     chunk: usize,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<{ sieve::NARROW }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<sieve::Pext>(quarters, shape, cols, chunk, scratch, stop)
+    count_main_portable::<sieve::Bmi2, { sieve::NARROW }>(
+        quarters, shape, cols, chunk, scratch, stop,
+    )
+}
+
+/// The main-task count compiled for AVX-512: a sieve row of 8 lanes is one register, three
+/// rows are ANDed by one instruction and the lanes' bits counted by another.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,avx2,bmi2,popcnt")]
+fn count_main_avx512(
+    _: isa::Avx512,
+    quarters: &Quarters,
+    shape: &Shape,
+    cols: u32,
+    chunk: usize,
+    scratch: &mut Scratch<{ sieve::WIDE }>,
+    stop: &AtomicBool,
+) -> u64 {
+    count_main_portable::<sieve::Avx512, { sieve::WIDE }>(
+        quarters, shape, cols, chunk, scratch, stop,
+    )
 }
 
 /// The main-task count: the top half is listed once (with the middle columns each placement
 /// attacks); for each middle column the task counts, the top words that leave it free are
 /// joined with the bottom half that avoids it.
 #[inline(always)]
-fn count_main_portable<G: Gather>(
+fn count_main_portable<K: Kernel, const L: usize>(
     quarters: &Quarters,
     shape: &Shape,
     cols: u32,
     chunk: usize,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<L>,
     stop: &AtomicBool,
 ) -> u64 {
     let mut tops = std::mem::take(&mut scratch.tops);
@@ -257,10 +283,10 @@ fn count_main_portable<G: Gather>(
         let bottoms_held =
             quarters.half_words(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
         let twice = match (held, bottoms_held) {
-            (true, true) => twice_held::<G>(shape, &words, &bottoms, scratch, stop),
-            (true, false) => twice_listed::<G>(shape, &words[..], &bottom, chunk, scratch, stop),
-            (false, true) => twice_listed::<G>(shape, &top, &bottoms[..], chunk, scratch, stop),
-            (false, false) => twice_listed::<G>(shape, &top, &bottom, chunk, scratch, stop),
+            (true, true) => twice_held::<K, L>(shape, &words, &bottoms, scratch, stop),
+            (true, false) => twice_listed::<K, L>(shape, &words[..], &bottom, chunk, scratch, stop),
+            (false, true) => twice_listed::<K, L>(shape, &top, &bottoms[..], chunk, scratch, stop),
+            (false, false) => twice_listed::<K, L>(shape, &top, &bottom, chunk, scratch, stop),
         };
         // Even: a family has two or four members (the halves never swap onto themselves),
         // except the one-square board's, where both halves are empty and count alike.
@@ -293,11 +319,11 @@ fn long_diagonals(shape: &Shape) -> u64 {
 /// halves swapped) exchanges the two ways, so a task counts both: the top words free of long
 /// diagonals (about a quarter of them) against all bottom words, and the other way round.
 #[inline(always)]
-fn twice_held<G: Gather>(
+fn twice_held<K: Kernel, const L: usize>(
     shape: &Shape,
     top: &[u64],
     bottom: &[u64],
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<L>,
     stop: &AtomicBool,
 ) -> u64 {
     let long = long_diagonals(shape);
@@ -314,37 +340,38 @@ fn twice_held<G: Gather>(
         bottom,
         shape.word_mask() & !long,
         top.len().max(bottom.len()) / 4,
+        L,
     );
-    top_classes.sort::<G>(top, cut, long);
-    bottom_classes.sort::<G>(bottom, cut, long);
+    top_classes.sort::<K>(top, cut, long);
+    bottom_classes.sort::<K>(bottom, cut, long);
     sieve.build(top_classes, shape.bits());
-    let tops_stored = sieve.count(bottom_classes, stop);
+    let tops_stored = sieve.count::<K>(bottom_classes, stop);
     sieve.build(bottom_classes, shape.bits());
-    tops_stored + sieve.count(top_classes, stop)
+    tops_stored + sieve.count::<K>(top_classes, stop)
 }
 
 /// [`twice_held`] for halves too long to hold: each side is stored `chunk` words at a time,
 /// and the other listed again for each chunk and asked in batches of `chunk`.
-fn twice_listed<G: Gather>(
+fn twice_listed<K: Kernel, const L: usize>(
     shape: &Shape,
     top: &(impl Source + ?Sized),
     bottom: &(impl Source + ?Sized),
     chunk: usize,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<L>,
     stop: &AtomicBool,
 ) -> u64 {
-    term::<G>(shape, top, bottom, chunk, scratch, stop)
-        + term::<G>(shape, bottom, top, chunk, scratch, stop)
+    term::<K, L>(shape, top, bottom, chunk, scratch, stop)
+        + term::<K, L>(shape, bottom, top, chunk, scratch, stop)
 }
 
 /// `Σ 2^|q & long| · #{s : s & q == 0}` over the query words `q` and the stored words `s`
 /// that avoid the long diagonals, holding at most `chunk` stored words (and queries) at a time.
-fn term<G: Gather>(
+fn term<K: Kernel, const L: usize>(
     shape: &Shape,
     stored: &(impl Source + ?Sized),
     queries: &(impl Source + ?Sized),
     chunk: usize,
-    scratch: &mut Scratch,
+    scratch: &mut Scratch<L>,
     stop: &AtomicBool,
 ) -> u64 {
     let long = long_diagonals(shape);
@@ -358,12 +385,12 @@ fn term<G: Gather>(
     } = scratch;
     let mut total = 0;
     let mut against = |held: &mut Vec<u64>| {
-        let cut = sieve::cut_bits(held, held, shape.word_mask() & !long, held.len());
-        stored_classes.sort::<G>(held, cut, long);
+        let cut = sieve::cut_bits(held, held, shape.word_mask() & !long, held.len(), L);
+        stored_classes.sort::<K>(held, cut, long);
         sieve.build(stored_classes, shape.bits());
         let mut ask = |batch: &mut Vec<u64>| {
-            query_classes.sort::<G>(batch, cut, long);
-            total += sieve.count(query_classes, stop);
+            query_classes.sort::<K>(batch, cut, long);
+            total += sieve.count::<K>(query_classes, stop);
             batch.clear();
         };
         batch.clear();
@@ -391,9 +418,10 @@ fn term<G: Gather>(
     total
 }
 
-/// Buffers kept by each thread from task to task, so that they are allocated once.
+/// Buffers kept by each thread from task to task, so that they are allocated once; the sieve's
+/// groups have `L` lanes.
 #[derive(Default)]
-struct Scratch {
+struct Scratch<const L: usize> {
     /// A task's top words, with the middle columns they attack.
     tops: Vec<(u64, u32)>,
     /// The top words of one join, and its bottom words.
@@ -405,12 +433,12 @@ struct Scratch {
     /// The stored words and a batch of queries, when the halves are too long to hold.
     stored_words: Vec<u64>,
     batch: Vec<u64>,
-    sieve: Sieve,
+    sieve: Sieve<L>,
 }
 
-impl Scratch {
+impl<const L: usize> Scratch<L> {
     /// Bytes per word of a task in the buffers above, the classes and the sieve aside
-    /// ([`Sieve::bytes`] has those): `tops`, `top_words`, `bottom_words`, `stored_words` and
+    /// ([`sieve::bytes`] has those): `tops`, `top_words`, `bottom_words`, `stored_words` and
     /// `batch` each hold at most one entry per word. Stated here, beside the fields, so that
     /// the memory estimate follows them.
     const BYTES_PER_WORD: u64 =
@@ -418,7 +446,11 @@ impl Scratch {
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    // One of the two is used, as the CPU decides.
+    static NARROW_SCRATCH: std::cell::RefCell<Scratch<{ sieve::NARROW }>> =
+        std::cell::RefCell::default();
+    static WIDE_SCRATCH: std::cell::RefCell<Scratch<{ sieve::WIDE }>> =
+        std::cell::RefCell::default();
 }
 
 /// A list of half-board words: held in memory, or listed again each time it is read.
@@ -564,7 +596,8 @@ fn memory(shape: &Shape, chunk: usize, threads: usize) -> u64 {
     let chunk = chunk as u64;
     let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
     let words = words.unwrap_or(chunk);
-    let per_thread = Scratch::BYTES_PER_WORD * words + Sieve::bytes(words, shape.bits());
+    let per_thread =
+        Scratch::<{ sieve::WIDE }>::BYTES_PER_WORD * words + sieve::bytes(words, shape.bits());
     Quarters::bytes(shape) + threads as u64 * per_thread
 }
 
@@ -582,4 +615,51 @@ const _: () = assert!(MAX_N <= 24);
 /// ```
 pub fn preferred(n: usize) -> bool {
     (14..=MAX_N).contains(&n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sum over all tasks with one instruction set's copy of the loops, whatever the CPU
+    /// would choose.
+    fn total_with<K: Kernel, const L: usize>(n: usize, chunk: usize) -> u128 {
+        let tasks = JoinTasks::with_chunk(n, chunk).unwrap();
+        let never = AtomicBool::new(false);
+        let quarters = tasks.quarters(&never).unwrap();
+        let mut scratch = Scratch::<L>::default();
+        tasks
+            .main
+            .iter()
+            .map(|&cols| {
+                u128::from(count_main_portable::<K, L>(
+                    quarters,
+                    &tasks.shape,
+                    cols,
+                    tasks.chunk,
+                    &mut scratch,
+                    &never,
+                ))
+            })
+            .sum()
+    }
+
+    #[test]
+    fn every_instruction_set_counts_every_n_alike() {
+        for n in 4..=13 {
+            let want = crate::reference::published(n).unwrap().0;
+            for chunk in [CHUNK, 7] {
+                assert_eq!(total_with::<sieve::Portable, { sieve::NARROW }>(n, chunk), want);
+                assert_eq!(total_with::<sieve::Portable, { sieve::WIDE }>(n, chunk), want);
+                #[cfg(target_arch = "x86_64")]
+                if isa::Avx2::detect().is_some() {
+                    assert_eq!(total_with::<sieve::Bmi2, { sieve::NARROW }>(n, chunk), want);
+                }
+                #[cfg(target_arch = "x86_64")]
+                if isa::Avx512::detect().is_some() {
+                    assert_eq!(total_with::<sieve::Avx512, { sieve::WIDE }>(n, chunk), want);
+                }
+            }
+        }
+    }
 }

@@ -21,10 +21,11 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// 64-bit lanes per group: 4 fill one AVX2 register.
-const LANES: usize = 4;
-/// Words per group.
-const GROUP: usize = 64 * LANES;
+/// 64-bit lanes per group where the widest vectors are AVX2's: 4 fill one register.
+pub(super) const NARROW: usize = 4;
+/// 64-bit lanes per group with AVX-512: 8 fill one register, which also counts its bits
+/// (`vpopcntq`) and ANDs three rows in one instruction (`vpternlogq`).
+pub(super) const WIDE: usize = 8;
 /// Bit positions per chunk of pre-ANDed rows (5 and 7 measured slower at `n = 17, 18`).
 const SPAN: usize = 6;
 /// Rows per chunk: one per pattern of its bits.
@@ -33,9 +34,11 @@ const ROWS: usize = 1 << SPAN;
 const MAX_CHUNKS: usize = 64usize.div_ceil(SPAN);
 /// The most cut bits (so at most 256 buckets).
 const MAX_CUT: usize = 8;
-/// Stored words per bucket, about: fewer make more groups straddle buckets, more skip fewer
-/// pairs (measured at `n = 16..18`).
-const BUCKET_WORDS: usize = GROUP / 4;
+/// Stored words per bucket, about, for groups of `lanes` lanes: fewer make more groups
+/// straddle buckets, more skip fewer pairs (measured at `n = 16..18`).
+const fn bucket_words(lanes: usize) -> usize {
+    64 * lanes / 4
+}
 /// The most words of each side whose bits are counted to choose the cut bits.
 const SAMPLE: usize = 128;
 /// The most bits that double a query's weight.
@@ -43,14 +46,24 @@ const MAX_DOUBLING: usize = 2;
 /// Query weights: 1, 2 or 4.
 const WEIGHTS: usize = MAX_DOUBLING + 1;
 
-/// One row: one bit per word of a group.
-type Row = [u64; LANES];
+/// One row: one bit per word of a group of `L` lanes.
+type Row<const L: usize> = [u64; L];
 
-/// The cut bits for a join whose stored lists hold about `stored` words: the busiest of the
-/// `candidates`, set in many words of both `a` and `b` (counted on evenly spread samples).
+/// The rows' storage: 64-byte blocks aligned to a cache line, so that no row of 4 or 8 lanes
+/// straddles two lines (a vector load that does costs two).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Block([u64; 8]);
+
+// Rows of either width tile a block exactly.
+const _: () = assert!(8 % NARROW == 0 && 8 % WIDE == 0);
+
+/// The cut bits for a join whose stored lists hold about `stored` words, in groups of `lanes`
+/// lanes: the busiest of the `candidates`, set in many words of both `a` and `b` (counted on
+/// evenly spread samples).
 #[inline(always)]
-pub(super) fn cut_bits(a: &[u64], b: &[u64], candidates: u64, stored: usize) -> u64 {
-    let k = (stored / BUCKET_WORDS)
+pub(super) fn cut_bits(a: &[u64], b: &[u64], candidates: u64, stored: usize, lanes: usize) -> u64 {
+    let k = (stored / bucket_words(lanes))
         .max(1)
         .ilog2()
         .min(MAX_CUT as u32)
@@ -108,12 +121,12 @@ pub(super) struct Classes {
 impl Classes {
     /// Sorts `words` into classes (in place of what was held).
     #[inline(always)]
-    pub fn sort<G: Gather>(&mut self, words: &[u64], cut: u64, doubling: u64) {
+    pub fn sort<K: Kernel>(&mut self, words: &[u64], cut: u64, doubling: u64) {
         debug_assert!(doubling.count_ones() as usize <= MAX_DOUBLING);
         self.k = cut.count_ones() as usize;
         let k = self.k;
         let class_of =
-            |w: u64| ((w & doubling).count_ones() as usize) << k | G::gather(w, cut) as usize;
+            |w: u64| ((w & doubling).count_ones() as usize) << k | K::gather(w, cut) as usize;
         self.first.clear();
         self.first.resize((WEIGHTS << k) + 1, 0);
         self.words.resize(words.len(), 0);
@@ -151,30 +164,56 @@ impl Classes {
 
 /// Stored words, bucketed and bit-sliced, ready to count the ones disjoint from a query.
 ///
-/// One is kept per thread and built again for each join, so its buffers are allocated once.
+/// Groups hold `64 * L` words. One is kept per thread and built again for each join, so its
+/// buffers are allocated once.
 #[derive(Default)]
-pub(super) struct Sieve {
+pub(super) struct Sieve<const L: usize> {
     /// Chunks per group.
     chunks: usize,
     /// The cut-bit classes of queries that group `g` may hold a disjoint word for:
     /// `classes[reach[g]..reach[g + 1]]`.
     classes: Vec<u8>,
     reach: Vec<u32>,
-    /// `chunks * ROWS` rows per group.
-    rows: Vec<Row>,
+    /// `chunks * ROWS` rows per group, `8 / L` to a block.
+    blocks: Vec<Block>,
+    /// Rows in use.
+    len: usize,
 }
 
-impl Sieve {
+/// Bytes a sieve of `words` stored words of `bits` bits may occupy, with the classes of as
+/// many stored words and as many queries, for the wider of the two group sizes (the one that
+/// pads more).
+pub(super) fn bytes(words: u64, bits: usize) -> u64 {
+    Sieve::<NARROW>::bytes(words, bits).max(Sieve::<WIDE>::bytes(words, bits))
+}
+
+impl<const L: usize> Sieve<L> {
+    /// Words per group.
+    const GROUP: usize = 64 * L;
+
     /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with the classes of
     /// as many stored words and as many queries.
-    pub fn bytes(words: u64, bits: usize) -> u64 {
-        let row = (LANES * 8) as u64;
-        let groups = words.div_ceil(GROUP as u64);
+    fn bytes(words: u64, bits: usize) -> u64 {
+        let row = (L * 8) as u64;
+        let groups = words.div_ceil(Self::GROUP as u64);
         let chunks = bits.div_ceil(SPAN).max(1) as u64;
         // Per group: its rows, its query classes and where they start.
         let group = chunks * ROWS as u64 * row + (1 << MAX_CUT) + 4;
         let classes = 2 * (8 * words + 4 * ((WEIGHTS as u64) << MAX_CUT) + 4);
         groups * group + classes
+    }
+
+    /// The rows in use.
+    fn rows(&self) -> &[Row<L>] {
+        // SAFETY: the blocks are plain `u64`s, 64-byte aligned, and hold at least `len` rows
+        // of `L` of them (`build` sizes them so); `L` divides 8.
+        unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast(), self.len) }
+    }
+
+    /// The rows in use, to be written.
+    fn rows_mut(&mut self) -> &mut [Row<L>] {
+        // SAFETY: as in `rows`, and the borrow of `self` is unique.
+        unsafe { std::slice::from_raw_parts_mut(self.blocks.as_mut_ptr().cast(), self.len) }
     }
 
     /// Stores the words of weight 1 of `stored` (words of at most `bits` bits), in place of
@@ -188,14 +227,19 @@ impl Sieve {
         // smaller than a group, and padding each to whole groups wasted a quarter of the
         // lanes at n = 18. A group serves the query classes that avoid one of its buckets'
         // cut bits.
-        self.rows.clear();
         self.classes.clear();
         self.reach.clear();
         self.reach.push(0);
+        let group_rows = self.chunks * ROWS;
+        self.len = words.len().div_ceil(Self::GROUP) * group_rows;
+        self.blocks
+            .resize((self.len * L).div_ceil(8), Block::default());
         let mut low = 0;
-        for (g, block) in words.chunks(GROUP).enumerate() {
-            push_group(&mut self.rows, block, self.chunks);
-            let (lo, hi) = (g * GROUP, g * GROUP + block.len());
+        for (g, block) in words.chunks(Self::GROUP).enumerate() {
+            let chunks = self.chunks;
+            let rows = &mut self.rows_mut()[g * group_rows..(g + 1) * group_rows];
+            fill_group(rows, block, chunks);
+            let (lo, hi) = (g * Self::GROUP, g * Self::GROUP + block.len());
             // The buckets with words in `lo..hi`: from the one holding `lo`.
             while first[low + 1] as usize <= lo {
                 low += 1;
@@ -219,11 +263,11 @@ impl Sieve {
     #[inline(always)]
     ///
     /// Once `stop` is set it returns early, with a sum that must be thrown away.
-    pub fn count(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
+    pub fn count<K: Kernel>(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
                 match self.chunks {
-                    $($c => self.run::<$c>(queries, stop),)*
+                    $($c => self.run::<K, $c>(queries, stop),)*
                     _ => unreachable!("at most {MAX_CHUNKS} chunks"),
                 }
             };
@@ -235,10 +279,10 @@ impl Sieve {
 
     /// The loops of [`Sieve::count`], with the number of chunks known to the compiler.
     #[inline(always)]
-    fn run<const C: usize>(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
+    fn run<K: Kernel, const C: usize>(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
         let k = queries.k;
         let mut total = 0;
-        for (g, group) in self.rows.chunks_exact(C * ROWS).enumerate() {
+        for (g, group) in self.rows().chunks_exact(C * ROWS).enumerate() {
             // A group meets every query once: milliseconds even at N = 24, so a stopped
             // count ends promptly, and one load per group costs nothing.
             if stop.load(Ordering::Relaxed) {
@@ -247,21 +291,8 @@ impl Sieve {
             let classes = &self.classes[self.reach[g] as usize..self.reach[g + 1] as usize];
             for &cut in classes {
                 for weight in 0..WEIGHTS {
-                    // Per-lane sums, added up once per class: no horizontal add per query.
-                    let mut found = [0u64; LANES];
-                    for &q in queries.class(weight << k | cut as usize) {
-                        let mut acc = group[q as usize % ROWS];
-                        for c in 1..C {
-                            let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
-                            for l in 0..LANES {
-                                acc[l] &= row[l];
-                            }
-                        }
-                        for l in 0..LANES {
-                            found[l] += u64::from(acc[l].count_ones());
-                        }
-                    }
-                    total += found.iter().sum::<u64>() << weight;
+                    let asked = queries.class(weight << k | cut as usize);
+                    total += K::disjoint::<L, C>(group, asked) << weight;
                 }
             }
         }
@@ -269,13 +300,13 @@ impl Sieve {
     }
 }
 
-/// Appends the rows of one group of up to [`GROUP`] words (already gathered to their chunked
-/// bits): for each chunk and each pattern of its bits, the words lacking all of them.
+/// Writes the `chunks * ROWS` rows of one group of up to `64 * L` words: for each chunk and
+/// each pattern of its bits, the words lacking all of them.
 #[inline(always)]
-fn push_group(rows: &mut Vec<Row>, block: &[u64], chunks: usize) {
+fn fill_group<const L: usize>(rows: &mut [Row<L>], block: &[u64], chunks: usize) {
     // Per bit position, the words lacking it, lane by lane (64 words per lane).
-    let mut lacking = [[0u64; LANES]; 64];
-    let mut valid = [0u64; LANES];
+    let mut lacking = [[0u64; L]; 64];
+    let mut valid = [0u64; L];
     for (lane, words) in block.chunks(64).enumerate() {
         let mut m = [0u64; 64];
         for (x, &w) in m.iter_mut().zip(words) {
@@ -293,29 +324,51 @@ fn push_group(rows: &mut Vec<Row>, block: &[u64], chunks: usize) {
     }
     // Pattern `s` of a chunk: the row of `s` without its lowest bit, ANDed with that bit's.
     // Padding words are cleared from every row, so they never count.
-    for c in 0..chunks {
-        let base = rows.len();
-        rows.push(valid);
+    for (c, chunk) in rows.chunks_exact_mut(ROWS).take(chunks).enumerate() {
+        chunk[0] = valid;
         for s in 1..ROWS {
-            let mut row = rows[base + (s & (s - 1))];
+            let mut row = chunk[s & (s - 1)];
             let bit = &lacking[(SPAN * c + s.trailing_zeros() as usize).min(63)];
-            for l in 0..LANES {
+            for l in 0..L {
                 row[l] &= bit[l];
             }
-            rows.push(row);
+            chunk[s] = row;
         }
     }
 }
 
-/// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
-pub(super) trait Gather {
+/// The two steps of the join that some CPUs have faster instructions for, as a type, so that
+/// the loops around them are compiled once per instruction set.
+pub(super) trait Kernel {
+    /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
     fn gather(x: u64, mask: u64) -> u64;
+
+    /// The number of pairs (stored word of the group, query) that are disjoint: for each query
+    /// the AND of one row per chunk (`C` chunks of `ROWS` rows), counted.
+    #[inline(always)]
+    fn disjoint<const L: usize, const C: usize>(group: &[Row<L>], queries: &[u64]) -> u64 {
+        // Per-lane sums, added up once per class: no horizontal add per query.
+        let mut found = [0u64; L];
+        for &q in queries {
+            let mut acc = group[q as usize % ROWS];
+            for c in 1..C {
+                let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
+                for l in 0..L {
+                    acc[l] &= row[l];
+                }
+            }
+            for l in 0..L {
+                found[l] += u64::from(acc[l].count_ones());
+            }
+        }
+        found.iter().sum()
+    }
 }
 
-/// `pext` in software: one step per bit of the mask.
-pub(super) struct Soft;
+/// Any CPU: `pext` in software, one step per bit of the mask, and the lanes as plain arrays.
+pub(super) struct Portable;
 
-impl Gather for Soft {
+impl Kernel for Portable {
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
         let (mut out, mut m, mut bit) = (0, mask, 0);
@@ -329,18 +382,78 @@ impl Gather for Soft {
     }
 }
 
-/// The `pext` instruction: only for code that has checked the CPU has BMI2.
+/// BMI2's `pext`; the lanes are left to the compiler, which makes one AVX2 register of 4.
+/// Only for code compiled for BMI2 and AVX2, chosen after the CPU was checked for them.
 #[cfg(target_arch = "x86_64")]
-pub(super) struct Pext;
+pub(super) struct Bmi2;
 
 #[cfg(target_arch = "x86_64")]
-impl Gather for Pext {
+impl Kernel for Bmi2 {
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
-        // SAFETY: `Pext` is only used by code compiled for BMI2, chosen after the CPU was
+        // SAFETY: `Bmi2` is only used by code compiled for BMI2, chosen after the CPU was
         // checked for it.
         unsafe { std::arch::x86_64::_pext_u64(x, mask) }
     }
+}
+
+/// `pext`, and groups of 8 lanes counted with AVX-512 instructions written out: left to
+/// itself, the compiler vectorises across queries with gathers, 3 times slower. Only for code
+/// compiled for AVX-512 (with `vpopcntq`) and BMI2, chosen after the CPU was checked for them.
+#[cfg(target_arch = "x86_64")]
+pub(super) struct Avx512;
+
+#[cfg(target_arch = "x86_64")]
+impl Kernel for Avx512 {
+    #[inline(always)]
+    fn gather(x: u64, mask: u64) -> u64 {
+        Bmi2::gather(x, mask)
+    }
+
+    #[inline(always)]
+    fn disjoint<const L: usize, const C: usize>(group: &[Row<L>], queries: &[u64]) -> u64 {
+        assert!(L == WIDE && group.len() >= C * ROWS);
+        // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
+        // CPU was checked for them; the group holds `C * ROWS` rows of 8 lanes, 64-byte aligned.
+        unsafe { disjoint_avx512::<C>(group.as_ptr().cast(), queries) }
+    }
+}
+
+/// [`Kernel::disjoint`] for rows of 8 lanes at `group`, aligned to 64 bytes: per query, the
+/// rows of three chunks are ANDed by one `vpternlogq`, and the lanes' bits counted by one
+/// `vpopcntq` into 8 running sums.
+///
+/// # Safety
+/// The CPU must have AVX-512F and AVX512-VPOPCNTDQ, and `group` must point to `C * ROWS`
+/// aligned rows of 8 lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[inline]
+unsafe fn disjoint_avx512<const C: usize>(
+    group: *const std::arch::x86_64::__m512i,
+    queries: &[u64],
+) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY (of every `row`): `c < C` and the index is below `ROWS`, so the row lies inside
+    // the group the caller vouches for.
+    let row = |c: usize, q: u64| unsafe {
+        _mm512_load_si512(group.add(c * ROWS + (q >> (SPAN * c)) as usize % ROWS))
+    };
+    let mut found = _mm512_setzero_si512();
+    for &q in queries {
+        let mut acc = row(0, q);
+        let mut c = 1;
+        while c + 1 < C {
+            // 0x80: the truth table of `a & b & c`.
+            acc = _mm512_ternarylogic_epi64::<0x80>(acc, row(c, q), row(c + 1, q));
+            c += 2;
+        }
+        if c < C {
+            acc = _mm512_and_si512(acc, row(c, q));
+        }
+        found = _mm512_add_epi64(found, _mm512_popcnt_epi64(acc));
+    }
+    _mm512_reduce_add_epi64(found) as u64
 }
 
 /// Transposes a 64×64 bit matrix in place: bit `i` of `m[k]` goes to bit `k` of `m[i]`.
@@ -397,16 +510,21 @@ mod tests {
             (12345, 0, 0),
         ];
         for (x, mask, packed) in cases {
-            assert_eq!(Soft::gather(x, mask), packed);
+            assert_eq!(Portable::gather(x, mask), packed);
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("bmi2") {
-                assert_eq!(Pext::gather(x, mask), packed);
+                assert_eq!(Bmi2::gather(x, mask), packed);
             }
         }
     }
 
     #[test]
     fn sieve_counts_like_a_double_loop() {
+        sieve_counts_like_a_double_loop_in::<NARROW>();
+        sieve_counts_like_a_double_loop_in::<WIDE>();
+    }
+
+    fn sieve_counts_like_a_double_loop_in<const L: usize>() {
         let mut x = 0x2545_f491_4f6c_dd1du64;
         let mut next = |bits: u32| {
             x ^= x << 13;
@@ -422,17 +540,19 @@ mod tests {
             (64, 30),
             (65, 34),
             (300, 46),
+            (511, 40),
+            (513, 40),
             (5000, 34),
         ];
         for (len, bits) in cases {
             let words: Vec<u64> = (0..len).map(|_| next(bits)).collect();
             let queries: Vec<u64> = (0..300).map(|_| next(bits)).collect();
             let doubling = 1 << 3 | 1 << 20;
-            let cut = cut_bits(&words, &queries, !doubling, len);
+            let cut = cut_bits(&words, &queries, !doubling, len, L);
             let (mut stored, mut asked) = (Classes::default(), Classes::default());
-            stored.sort::<Soft>(&words, cut, doubling);
-            asked.sort::<Soft>(&queries, cut, doubling);
-            let mut sieve = Sieve::default();
+            stored.sort::<Portable>(&words, cut, doubling);
+            asked.sort::<Portable>(&queries, cut, doubling);
+            let mut sieve = Sieve::<L>::default();
             sieve.build(&stored, bits as usize);
             let slow: u64 = queries
                 .iter()
@@ -445,9 +565,9 @@ mod tests {
                 })
                 .sum();
             assert_eq!(
-                sieve.count(&asked, &AtomicBool::new(false)),
+                sieve.count::<Portable>(&asked, &AtomicBool::new(false)),
                 slow,
-                "{len} words of {bits} bits"
+                "{len} words of {bits} bits, {L} lanes"
             );
         }
     }

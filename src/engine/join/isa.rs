@@ -1,0 +1,33 @@
+//! Proofs that the CPU has the instructions a compiled copy of the join's hot loops uses.
+//!
+//! A value of these types exists only once the running CPU has been checked for the features,
+//! so a function that takes one may be compiled with them (`#[target_feature]`) and called on
+//! the strength of the value alone.
+
+/// AVX2 (256-bit vectors), BMI2 (`pext`) and `popcnt`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Avx2(());
+
+impl Avx2 {
+    /// `Some` if the CPU has the features.
+    pub fn detect() -> Option<Avx2> {
+        (std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("popcnt"))
+        .then_some(Avx2(()))
+    }
+}
+
+/// AVX-512 with a per-lane bit count (`vpopcntq`), together with everything [`Avx2`] proves.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Avx512(());
+
+impl Avx512 {
+    /// `Some` if the CPU has the features.
+    pub fn detect() -> Option<Avx512> {
+        (std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && Avx2::detect().is_some())
+        .then_some(Avx512(()))
+    }
+}
