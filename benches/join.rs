@@ -4,12 +4,16 @@
 //! `cargo bench --bench join -- 16 17 18` prints, for each N: the bitboard time (measured up to
 //! `NQ_BITBOARD_MAX`, default 16, then extrapolated with the growth factor of its last two
 //! sizes), the backtracking engine's time on 1 thread, the join time on 1 and 2 threads (total
-//! and unique together) and the ratios. The join times are the best of `NQ_JOIN_RUNS` runs
+//! and unique together), the join on 1 thread with its AVX2 loops (the previous join: the
+//! same list, groups of 256 words) where the CPU has wider ones, and the ratios. The join times are the best of `NQ_JOIN_RUNS` runs
 //! (default 3, taken in turns on 1 and 2 threads): on a shared machine a neighbour taking a
 //! core for a second would otherwise decide the 2-thread figure.
 use std::time::Instant;
 
-use nqueens::engine::{Strategy, Tally};
+use std::sync::atomic::AtomicBool;
+
+use nqueens::engine::join::{JoinTasks, Vectors};
+use nqueens::engine::{run, Strategy, Tally, TaskSet};
 use nqueens::Counter;
 
 /// The ladder's plain bitboard counter: no symmetry, one row per step.
@@ -35,6 +39,16 @@ fn join(n: usize, threads: usize) -> Tally {
     engine(n, Strategy::Join, threads)
 }
 
+/// The join on 1 thread with the copy of its loops that `vectors` says.
+fn join_with(n: usize, vectors: Vectors) -> Tally {
+    let tasks = JoinTasks::new(n).expect("n in range").with_vectors(vectors);
+    let all: Vec<usize> = (0..tasks.len()).collect();
+    let never = AtomicBool::new(false);
+    run::count_tasks(&tasks, &all, 1, &never, &|_, _| Ok::<(), ()>(()))
+        .expect("one thread")
+        .tally
+}
+
 fn seconds<T>(f: impl FnOnce() -> T) -> (T, f64) {
     let start = Instant::now();
     let out = f();
@@ -58,9 +72,11 @@ fn main() {
     let mut bitboard_times: Vec<(usize, f64)> = Vec::new();
     println!(
         "| N | bitboard 1 thread | backtrack engine 1 thread | join 1 thread | join 2 threads \
-         | join vs bitboard | join vs backtrack | join 2 threads vs 1 |"
+         | join vs bitboard | join vs backtrack | join 2 threads vs 1 \
+         | join 1 thread, AVX2 loops | widest vs AVX2 |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let wider = JoinTasks::new(1).expect("in range").vectors_used() > Vectors::Avx2;
     for &n in &sizes {
         let bb = if n <= measured_max {
             let (count, t) = seconds(|| bitboard(n));
@@ -95,21 +111,33 @@ fn main() {
             .ok()
             .and_then(|s| s.parse().ok())
             .unwrap_or(3);
-        let (mut t1, mut t2) = (f64::INFINITY, f64::INFINITY);
-        let (mut one, mut two) = (Tally::default(), Tally::default());
+        let (mut t1, mut t2, mut ta) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        let (mut one, mut two, mut avx2) = (Tally::default(), Tally::default(), None);
         for _ in 0..runs.max(1) {
             let (tally, t) = seconds(|| join(n, 1));
             (one, t1) = (tally, t1.min(t));
             let (tally, t) = seconds(|| join(n, 2));
             (two, t2) = (tally, t2.min(t));
+            if wider {
+                let (tally, t) = seconds(|| join_with(n, Vectors::Avx2));
+                (avx2, ta) = (Some(tally), ta.min(t));
+            }
         }
         assert_eq!(bt, one, "the strategies disagree");
         assert_eq!(one, two, "thread count changed the result");
+        if let Some(avx2) = avx2 {
+            assert_eq!(one, avx2, "the AVX2 loops disagree");
+        }
+        let (ta, ratio) = if wider {
+            (format!("{ta:.3} s"), format!("{:.2}x", ta / t1))
+        } else {
+            ("-".into(), "-".into())
+        };
         if let Some(published) = nqueens::reference::published(n) {
             assert_eq!((one.total, one.unique()), published, "N={n}");
         }
         println!(
-            "| {n} | {bb} | {tb:.3} s | {t1:.3} s | {t2:.3} s | {:.1}x | {:.1}x | {:.2}x |",
+            "| {n} | {bb} | {tb:.3} s | {t1:.3} s | {t2:.3} s | {:.1}x | {:.1}x | {:.2}x | {ta} | {ratio} |",
             bb_t / t1,
             tb / t1,
             t1 / t2

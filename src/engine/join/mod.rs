@@ -96,6 +96,49 @@ pub struct JoinTasks {
     building: Mutex<()>,
     /// The most top words a task holds at once.
     chunk: usize,
+    /// Which copy of the hot loops counts.
+    vectors: Vectors,
+}
+
+/// Which copy of the join's hot loops counts: compiled for the widest vectors the CPU has
+/// (chosen at run time), or for narrower ones, to compare them.
+///
+/// ```
+/// use nqueens::engine::{join::{JoinTasks, Vectors}, Tally, TaskSet};
+/// for vectors in [Vectors::Widest, Vectors::Avx2, Vectors::Portable] {
+///     let tasks = JoinTasks::new(12).unwrap().with_vectors(vectors);
+///     let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+///     assert_eq!(sum.total, 14200);
+///     assert!(tasks.vectors_used() <= vectors);
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Vectors {
+    /// Plain Rust, any CPU: `pext` in software, lanes left to the compiler's defaults.
+    Portable,
+    /// AVX2 and BMI2 on x86-64: groups of 256 stored words, one 256-bit register per row.
+    Avx2,
+    /// The widest the CPU has: AVX-512 (with `vpopcntq`) on x86-64 where present (groups of 512
+    /// words, three rows ANDed by one instruction, the lanes counted by another), else AVX2.
+    #[default]
+    Widest,
+}
+
+impl Vectors {
+    /// The copy that runs on this CPU when `self` is asked for: never wider than asked, nor
+    /// than the CPU has.
+    fn resolve(self) -> Vectors {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if self == Vectors::Widest && isa::Avx512::detect().is_some() {
+                return Vectors::Widest;
+            }
+            if self >= Vectors::Avx2 && isa::Avx2::detect().is_some() {
+                return Vectors::Avx2;
+            }
+        }
+        Vectors::Portable
+    }
 }
 
 /// `Ok` if the Join strategy counts `n`.
@@ -139,6 +182,7 @@ impl JoinTasks {
             quarters: OnceLock::new(),
             building: Mutex::new(()),
             chunk: CHUNK,
+            vectors: Vectors::Widest,
         })
     }
 
@@ -155,6 +199,19 @@ impl JoinTasks {
         let mut tasks = JoinTasks::new(n)?;
         tasks.chunk = chunk.max(1);
         Ok(tasks)
+    }
+
+    /// The same list, counted with the copy of the hot loops `vectors` says (at most the
+    /// widest the CPU has); the counts do not change, only the time.
+    pub fn with_vectors(mut self, vectors: Vectors) -> Self {
+        self.vectors = vectors;
+        self
+    }
+
+    /// The copy of the hot loops that counts on this CPU: [`Vectors::Widest`] only where
+    /// AVX-512 runs.
+    pub fn vectors_used(&self) -> Vectors {
+        self.vectors.resolve()
     }
 
     /// The quarter lists, made by the first task that needs them while the others wait; `None`
@@ -179,19 +236,28 @@ impl JoinTasks {
         };
         let (shape, chunk) = (&self.shape, self.chunk);
         #[cfg(target_arch = "x86_64")]
-        {
-            if let Some(cpu) = isa::Avx512::detect() {
-                return WIDE_SCRATCH.with_borrow_mut(|scratch| {
-                    // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
-                    unsafe { count_main_avx512(cpu, quarters, shape, cols, chunk, scratch, stop) }
-                });
+        match self.vectors.resolve() {
+            Vectors::Widest => {
+                if let Some(cpu) = isa::Avx512::detect() {
+                    return WIDE_SCRATCH.with_borrow_mut(|scratch| {
+                        // SAFETY: `cpu` proves the CPU has the features the function is
+                        // compiled for.
+                        unsafe {
+                            count_main_avx512(cpu, quarters, shape, cols, chunk, scratch, stop)
+                        }
+                    });
+                }
             }
-            if let Some(cpu) = isa::Avx2::detect() {
-                return NARROW_SCRATCH.with_borrow_mut(|scratch| {
-                    // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
-                    unsafe { count_main_avx2(cpu, quarters, shape, cols, chunk, scratch, stop) }
-                });
+            Vectors::Avx2 => {
+                if let Some(cpu) = isa::Avx2::detect() {
+                    return NARROW_SCRATCH.with_borrow_mut(|scratch| {
+                        // SAFETY: `cpu` proves the CPU has the features the function is
+                        // compiled for.
+                        unsafe { count_main_avx2(cpu, quarters, shape, cols, chunk, scratch, stop) }
+                    });
+                }
             }
+            Vectors::Portable => {}
         }
         NARROW_SCRATCH.with_borrow_mut(|scratch| {
             count_main_portable::<sieve::Portable, { sieve::NARROW }>(
@@ -649,8 +715,14 @@ mod tests {
         for n in 4..=13 {
             let want = crate::reference::published(n).unwrap().0;
             for chunk in [CHUNK, 7] {
-                assert_eq!(total_with::<sieve::Portable, { sieve::NARROW }>(n, chunk), want);
-                assert_eq!(total_with::<sieve::Portable, { sieve::WIDE }>(n, chunk), want);
+                assert_eq!(
+                    total_with::<sieve::Portable, { sieve::NARROW }>(n, chunk),
+                    want
+                );
+                assert_eq!(
+                    total_with::<sieve::Portable, { sieve::WIDE }>(n, chunk),
+                    want
+                );
                 #[cfg(target_arch = "x86_64")]
                 if isa::Avx2::detect().is_some() {
                     assert_eq!(total_with::<sieve::Bmi2, { sieve::NARROW }>(n, chunk), want);
