@@ -687,49 +687,48 @@ pub fn preferred(n: usize) -> bool {
 mod tests {
     use super::*;
 
-    /// The sum over all tasks with one instruction set's copy of the loops, whatever the CPU
-    /// would choose.
-    fn total_with<K: Kernel, const L: usize>(n: usize, chunk: usize) -> u128 {
+    /// Each main task's count with one instruction set's copy of the loops, whatever the CPU
+    /// would choose; `None` if the CPU lacks it.
+    fn per_task<K: Kernel, const L: usize>(n: usize, chunk: usize, runs: bool) -> Option<Vec<u64>> {
+        if !runs {
+            return None;
+        }
         let tasks = JoinTasks::with_chunk(n, chunk).unwrap();
         let never = AtomicBool::new(false);
         let quarters = tasks.quarters(&never).unwrap();
         let mut scratch = Scratch::<L>::default();
-        tasks
-            .main
-            .iter()
-            .map(|&cols| {
-                u128::from(count_main_portable::<K, L>(
-                    quarters,
-                    &tasks.shape,
-                    cols,
-                    tasks.chunk,
-                    &mut scratch,
-                    &never,
-                ))
-            })
-            .sum()
+        let count = |&cols: &u32| {
+            count_main_portable::<K, L>(quarters, &tasks.shape, cols, chunk, &mut scratch, &never)
+        };
+        Some(tasks.main.iter().map(count).collect())
     }
 
     #[test]
-    fn every_instruction_set_counts_every_n_alike() {
-        for n in 4..=13 {
-            let want = crate::reference::published(n).unwrap().0;
+    fn every_copy_of_the_loops_counts_every_task_alike() {
+        for n in 4..=15 {
             for chunk in [CHUNK, 7] {
+                // The portable loops with groups of 256 words are the reference.
+                let reference = per_task::<sieve::Portable, { sieve::NARROW }>(n, chunk, true);
+                let reference = reference.unwrap();
+                let total: u64 = reference.iter().sum();
                 assert_eq!(
-                    total_with::<sieve::Portable, { sieve::NARROW }>(n, chunk),
-                    want
+                    Some(u128::from(total)),
+                    crate::reference::published(n).map(|p| p.0)
                 );
+                let wide = per_task::<sieve::Portable, { sieve::WIDE }>(n, chunk, true);
                 assert_eq!(
-                    total_with::<sieve::Portable, { sieve::WIDE }>(n, chunk),
-                    want
+                    wide.as_ref(),
+                    Some(&reference),
+                    "n = {n}, portable, 8 lanes"
                 );
                 #[cfg(target_arch = "x86_64")]
-                if isa::Avx2::detect().is_some() {
-                    assert_eq!(total_with::<sieve::Bmi2, { sieve::NARROW }>(n, chunk), want);
-                }
-                #[cfg(target_arch = "x86_64")]
-                if isa::Avx512::detect().is_some() {
-                    assert_eq!(total_with::<sieve::Avx512, { sieve::WIDE }>(n, chunk), want);
+                {
+                    let avx2 = isa::Avx2::detect().is_some();
+                    let avx2 = per_task::<sieve::Bmi2, { sieve::NARROW }>(n, chunk, avx2);
+                    assert!(avx2.is_none_or(|a| a == reference), "n = {n}, AVX2");
+                    let avx512 = isa::Avx512::detect().is_some();
+                    let avx512 = per_task::<sieve::Avx512, { sieve::WIDE }>(n, chunk, avx512);
+                    assert!(avx512.is_none_or(|a| a == reference), "n = {n}, AVX-512");
                 }
             }
         }
