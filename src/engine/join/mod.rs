@@ -44,12 +44,15 @@
 
 mod half;
 mod sieve;
+mod stages;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use half::{Combinations, Quarters, Shape, Side};
 use sieve::{Classes, Kernel, Sieve};
+pub use stages::StageTimes;
+use stages::{Clock, Stage};
 
 #[cfg(target_arch = "x86_64")]
 mod isa;
@@ -98,6 +101,9 @@ pub struct JoinTasks {
     chunk: usize,
     /// Which copy of the hot loops counts.
     vectors: Vectors,
+    /// Whether the stages are timed, and what they took so far.
+    timed: bool,
+    stage_times: Mutex<StageTimes>,
 }
 
 /// Which copy of the join's hot loops counts: compiled for the widest vectors the CPU has
@@ -183,6 +189,8 @@ impl JoinTasks {
             building: Mutex::new(()),
             chunk: CHUNK,
             vectors: Vectors::Widest,
+            timed: false,
+            stage_times: Mutex::default(),
         })
     }
 
@@ -206,6 +214,19 @@ impl JoinTasks {
     pub fn with_vectors(mut self, vectors: Vectors) -> Self {
         self.vectors = vectors;
         self
+    }
+
+    /// The same list, timing each stage of every join it counts (see [`StageTimes`]): the
+    /// clock is read a few times per join, which costs well under 1% at `n = 16` and above.
+    pub fn with_stage_times(mut self) -> Self {
+        self.timed = true;
+        self
+    }
+
+    /// What the stages took so far, summed over the tasks counted (zero unless
+    /// [`JoinTasks::with_stage_times`]).
+    pub fn stage_times(&self) -> StageTimes {
+        *self.stage_times.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The copy of the hot loops that counts on this CPU: [`Vectors::Widest`] only where
@@ -234,7 +255,6 @@ impl JoinTasks {
         let Some(quarters) = self.quarters(stop) else {
             return 0;
         };
-        let (shape, chunk) = (&self.shape, self.chunk);
         #[cfg(target_arch = "x86_64")]
         match self.vectors.resolve() {
             Vectors::Widest => {
@@ -242,9 +262,7 @@ impl JoinTasks {
                     return WIDE_SCRATCH.with_borrow_mut(|scratch| {
                         // SAFETY: `cpu` proves the CPU has the features the function is
                         // compiled for.
-                        unsafe {
-                            count_main_avx512(cpu, quarters, shape, cols, chunk, scratch, stop)
-                        }
+                        unsafe { count_main_avx512(cpu, self, quarters, cols, scratch, stop) }
                     });
                 }
             }
@@ -253,7 +271,7 @@ impl JoinTasks {
                     return NARROW_SCRATCH.with_borrow_mut(|scratch| {
                         // SAFETY: `cpu` proves the CPU has the features the function is
                         // compiled for.
-                        unsafe { count_main_avx2(cpu, quarters, shape, cols, chunk, scratch, stop) }
+                        unsafe { count_main_avx2(cpu, self, quarters, cols, scratch, stop) }
                     });
                 }
             }
@@ -261,7 +279,7 @@ impl JoinTasks {
         }
         NARROW_SCRATCH.with_borrow_mut(|scratch| {
             count_main_portable::<sieve::Portable, { sieve::NARROW }>(
-                quarters, shape, cols, chunk, scratch, stop,
+                self, quarters, cols, scratch, stop,
             )
         })
     }
@@ -273,16 +291,13 @@ impl JoinTasks {
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn count_main_avx2(
     _: isa::Avx2,
+    tasks: &JoinTasks,
     quarters: &Quarters,
-    shape: &Shape,
     cols: u32,
-    chunk: usize,
     scratch: &mut Scratch<{ sieve::NARROW }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<sieve::Bmi2, { sieve::NARROW }>(
-        quarters, shape, cols, chunk, scratch, stop,
-    )
+    count_main_portable::<sieve::Bmi2, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count compiled for AVX-512: a sieve row of 8 lanes is one register, three
@@ -291,16 +306,13 @@ fn count_main_avx2(
 #[target_feature(enable = "avx512f,avx512vpopcntdq,avx2,bmi2,popcnt")]
 fn count_main_avx512(
     _: isa::Avx512,
+    tasks: &JoinTasks,
     quarters: &Quarters,
-    shape: &Shape,
     cols: u32,
-    chunk: usize,
     scratch: &mut Scratch<{ sieve::WIDE }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<sieve::Avx512, { sieve::WIDE }>(
-        quarters, shape, cols, chunk, scratch, stop,
-    )
+    count_main_portable::<sieve::Avx512, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count: the top half is listed once (with the middle columns each placement
@@ -308,19 +320,21 @@ fn count_main_avx512(
 /// joined with the bottom half that avoids it.
 #[inline(always)]
 fn count_main_portable<K: Kernel, const L: usize>(
+    tasks: &JoinTasks,
     quarters: &Quarters,
-    shape: &Shape,
     cols: u32,
-    chunk: usize,
     scratch: &mut Scratch<L>,
     stop: &AtomicBool,
 ) -> u64 {
+    let (shape, chunk) = (&tasks.shape, tasks.chunk);
+    scratch.clock.start(tasks.timed);
     let mut tops = std::mem::take(&mut scratch.tops);
     let mut words = std::mem::take(&mut scratch.top_words);
     let mut bottoms = std::mem::take(&mut scratch.bottom_words);
     tops.clear();
     // More than `chunk` top words: each join lists them again, `chunk` at a time.
     let held = quarters.top_words(cols, &mut tops, chunk);
+    scratch.clock.lap(Stage::Listing);
     let mut total = 0;
     for (mid, weight) in joins(shape, cols) {
         if stop.load(Ordering::Relaxed) {
@@ -348,6 +362,8 @@ fn count_main_portable<K: Kernel, const L: usize>(
         bottoms.clear();
         let bottoms_held =
             quarters.half_words(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
+        scratch.clock.lap(Stage::Listing);
+        scratch.clock.times.words += (words.len() + bottoms.len()) as u64;
         let twice = match (held, bottoms_held) {
             (true, true) => twice_held::<K, L>(shape, &words, &bottoms, scratch, stop),
             (true, false) => twice_listed::<K, L>(shape, &words[..], &bottom, chunk, scratch, stop),
@@ -360,6 +376,11 @@ fn count_main_portable<K: Kernel, const L: usize>(
         total += weight * twice / 2;
     }
     (scratch.tops, scratch.top_words, scratch.bottom_words) = (tops, words, bottoms);
+    if scratch.clock.on() {
+        let mut times = scratch.clock.take();
+        (times.stored, times.pairs) = scratch.sieve.take_work();
+        *tasks.stage_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
+    }
     total
 }
 
@@ -397,6 +418,7 @@ fn twice_held<K: Kernel, const L: usize>(
         top_classes,
         bottom_classes,
         sieve,
+        clock,
         ..
     } = scratch;
     // Both sides are sorted once, with the same cut bits, and serve as stored words and as
@@ -410,10 +432,16 @@ fn twice_held<K: Kernel, const L: usize>(
     );
     top_classes.sort::<K>(top, cut, long);
     bottom_classes.sort::<K>(bottom, cut, long);
+    clock.lap(Stage::Sorting);
     sieve.build(top_classes, shape.bits());
+    clock.lap(Stage::Building);
     let tops_stored = sieve.count::<K>(bottom_classes, stop);
+    clock.lap(Stage::Counting);
     sieve.build(bottom_classes, shape.bits());
-    tops_stored + sieve.count::<K>(top_classes, stop)
+    clock.lap(Stage::Building);
+    let bottoms_stored = sieve.count::<K>(top_classes, stop);
+    clock.lap(Stage::Counting);
+    tops_stored + bottoms_stored
 }
 
 /// [`twice_held`] for halves too long to hold: each side is stored `chunk` words at a time,
@@ -493,6 +521,8 @@ struct Scratch<const L: usize> {
     /// The top words of one join, and its bottom words.
     top_words: Vec<u64>,
     bottom_words: Vec<u64>,
+    /// Times the stages, when asked to.
+    clock: Clock,
     /// Both sides sorted by their cut bits.
     top_classes: Classes,
     bottom_classes: Classes,
@@ -697,9 +727,8 @@ mod tests {
         let never = AtomicBool::new(false);
         let quarters = tasks.quarters(&never).unwrap();
         let mut scratch = Scratch::<L>::default();
-        let count = |&cols: &u32| {
-            count_main_portable::<K, L>(quarters, &tasks.shape, cols, chunk, &mut scratch, &never)
-        };
+        let count =
+            |&cols: &u32| count_main_portable::<K, L>(&tasks, quarters, cols, &mut scratch, &never);
         Some(tasks.main.iter().map(count).collect())
     }
 

@@ -178,6 +178,9 @@ pub(super) struct Sieve<const L: usize> {
     blocks: Vec<Block>,
     /// Rows in use.
     len: usize,
+    /// Words stored and pairs tested since the last [`Sieve::take_work`].
+    stored: u64,
+    pairs: u64,
 }
 
 /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with the classes of as
@@ -203,6 +206,14 @@ impl<const L: usize> Sieve<L> {
         groups * group + classes
     }
 
+    /// The words stored and the pairs tested since the last call.
+    pub fn take_work(&mut self) -> (u64, u64) {
+        (
+            std::mem::take(&mut self.stored),
+            std::mem::take(&mut self.pairs),
+        )
+    }
+
     /// The rows in use.
     fn rows(&self) -> &[Row<L>] {
         // SAFETY: the blocks are plain `u64`s, 64-byte aligned, and hold at least `len` rows
@@ -221,6 +232,7 @@ impl<const L: usize> Sieve<L> {
     #[inline(always)]
     pub fn build(&mut self, stored: &Classes, bits: usize) {
         let (words, first) = stored.plain();
+        self.stored += words.len() as u64;
         let buckets = first.len() - 1;
         self.chunks = bits.div_ceil(SPAN).max(1);
         // The sorted words are cut into groups, which may straddle buckets: a bucket is often
@@ -263,7 +275,7 @@ impl<const L: usize> Sieve<L> {
     #[inline(always)]
     ///
     /// Once `stop` is set it returns early, with a sum that must be thrown away.
-    pub fn count<K: Kernel>(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
+    pub fn count<K: Kernel>(&mut self, queries: &Classes, stop: &AtomicBool) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
                 match self.chunks {
@@ -279,9 +291,9 @@ impl<const L: usize> Sieve<L> {
 
     /// The loops of [`Sieve::count`], with the number of chunks known to the compiler.
     #[inline(always)]
-    fn run<K: Kernel, const C: usize>(&self, queries: &Classes, stop: &AtomicBool) -> u64 {
+    fn run<K: Kernel, const C: usize>(&mut self, queries: &Classes, stop: &AtomicBool) -> u64 {
         let k = queries.k;
-        let mut total = 0;
+        let (mut total, mut asked_all) = (0, 0);
         for (g, group) in self.rows().chunks_exact(C * ROWS).enumerate() {
             // A group meets every query once: milliseconds even at N = 24, so a stopped
             // count ends promptly, and one load per group costs nothing.
@@ -292,10 +304,12 @@ impl<const L: usize> Sieve<L> {
             for &cut in classes {
                 for weight in 0..WEIGHTS {
                     let asked = queries.class(weight << k | cut as usize);
+                    asked_all += asked.len();
                     total += K::disjoint::<L, C>(group, asked) << weight;
                 }
             }
         }
+        self.pairs += (asked_all * Self::GROUP) as u64;
         total
     }
 }
