@@ -63,6 +63,11 @@ impl Shape {
         (1 << self.bits()) - 1
     }
 
+    /// The sets of `h` columns a half may use: `C(n, h)`.
+    pub fn column_sets(&self) -> u64 {
+        (0..self.h).fold(1, |acc, i| acc * (self.n - i) as u64 / (i + 1) as u64)
+    }
+
     /// All columns.
     pub fn full(&self) -> u32 {
         ((1u64 << self.n) - 1) as u32
@@ -306,10 +311,11 @@ fn quarter_search(
     go(shape, lo, cols, 0, (0, 0, 0, 0), stop, visit);
 }
 
-/// Placements in the left and right quarters of an `n` board, counted once by this module's
-/// search (`PLACEMENTS[n]`; the test `placements_table_is_what_the_search_lists` recounts
-/// them up to `n = 20`): they grow about 8-fold per two rows. The last entry is extrapolated.
-const PLACEMENTS: [u64; 25] = [
+/// Placements in the left and right quarters of an `n` board, all counted once by this
+/// module's search (`PLACEMENTS[n]`; the test `placements_table_is_what_the_search_lists`
+/// recounts them up to `n = 20`; `n = 26` took five minutes): they grow about 8-fold per two
+/// rows up to `n = 22`, then 10-fold.
+const PLACEMENTS: [u64; 27] = [
     0,
     2,
     4,
@@ -334,7 +340,19 @@ const PLACEMENTS: [u64; 25] = [
     29_172_484,
     133_614_468,
     265_577_541,
-    1_200_000_000,
+    1_266_886_814,
+    2_575_164_220,
+    12_708_271_676,
+];
+
+/// The most placements of a half that use one set of `h` columns (so the most words a task
+/// lists for a side), `MOST_WORDS[n]`, found by listing every set's with this module's lists
+/// (the test `most_words_table_is_what_the_lists_give` does it again up to `n = 17`): far
+/// fewer than the `h!` orders of the columns (17,506 against 362,880 at `n = 18`), and growing
+/// about 6.5-fold per two rows. Listing them at `n = 22` would take a quarter of an hour.
+const MOST_WORDS: [u64; 22] = [
+    0, 1, 1, 1, 2, 2, 4, 6, 14, 16, 34, 44, 132, 170, 570, 688, 2_956, 3_734, 17_506, 21_030,
+    114_142, 137_830,
 ];
 
 /// The quarter lists of both sides, shared by all tasks of a board.
@@ -377,10 +395,16 @@ impl Quarters {
     /// Bytes the lists of an `n` board occupy: an [`Entry`] per placement, and per quarter its
     /// `start` table (`C(n, h)` keys) and its copy while it is being filled, and the key tables.
     pub fn bytes(shape: &Shape) -> u64 {
-        let keys = (0..shape.h).fold(1u64, |acc, i| acc * (shape.n - i) as u64 / (i + 1) as u64);
-        let start = 4 * (keys + 1) * std::mem::size_of::<usize>() as u64;
+        // A quarter's (rows, columns) keys are as many as the halves' column sets.
+        let start = 4 * (shape.column_sets() + 1) * std::mem::size_of::<usize>() as u64;
         let ranks = 2 * (4 << shape.h.max(shape.n - shape.h));
         PLACEMENTS[shape.n] * std::mem::size_of::<Entry>() as u64 + start + ranks
+    }
+
+    /// The most placements of a half that use one set of columns, where they have been counted
+    /// (`n <= 21`).
+    pub fn most_words(shape: &Shape) -> Option<u64> {
+        MOST_WORDS.get(shape.n).copied()
     }
 
     /// Appends to `out` the word of every placement of a half that uses exactly the columns
@@ -397,7 +421,15 @@ impl Quarters {
     ) -> bool {
         let from = out.len();
         let mask = self.shape.word_mask();
-        self.place(cols, middle, out, limit + 1, |e| e & mask, |_| false);
+        self.place(
+            cols,
+            middle,
+            out,
+            limit + 1,
+            |_| (),
+            |e, _, _| e & mask,
+            |_| false,
+        );
         if side == Side::Bottom {
             // Turned once listed, not for every pair tried.
             for w in &mut out[from..] {
@@ -418,7 +450,8 @@ impl Quarters {
             0,
             out,
             limit + 1,
-            |e| (e & mask, shape.attacks(e)),
+            |e| shape.attacks(e),
+            |e, l, r| (e & mask, l | r),
             |_| false,
         );
         out.len() <= limit
@@ -436,22 +469,36 @@ impl Quarters {
             true
         };
         let mask = shape.word_mask();
-        self.place(cols, middle, &mut batch, 4096, |e| e & mask, &mut drain);
+        self.place(
+            cols,
+            middle,
+            &mut batch,
+            4096,
+            |_| (),
+            |e, _, _| e & mask,
+            &mut drain,
+        );
         drain(&mut batch);
     }
 
-    /// Appends `make(entry)` to `out` for every placement of a half (as the top half) that
-    /// uses exactly the columns `cols` and attacks none of the middle row's columns in
-    /// `middle`, `entry` being the OR of its quarters' entries; whenever `out` holds `batch` or
-    /// more, calls `full(out)`, and stops if that returns `false`.
+    /// Appends `make(entry, widen(left), widen(right))` to `out` for every placement of a half
+    /// (as the top half) that uses exactly the columns `cols` and attacks none of the middle
+    /// row's columns in `middle`, `entry` being the OR of its quarters' entries; whenever `out`
+    /// holds `batch` or more, calls `full(out)`, and stops if that returns `false`.
+    ///
+    /// `widen` runs once per entry and row set, not once per pair: the middle-row attacks
+    /// that the entries keep folded into their word had cost 2% at `n = 19` when unfolded for
+    /// every pair tried.
     #[inline(always)]
-    fn place<T>(
+    #[allow(clippy::too_many_arguments)]
+    fn place<T, X: Copy>(
         &self,
         cols: u32,
         middle: u32,
         out: &mut Vec<T>,
         batch: usize,
-        make: impl Fn(u64) -> T,
+        widen: impl Fn(u64) -> X,
+        make: impl Fn(u64, X, X) -> T,
         mut full: impl FnMut(&mut Vec<T>) -> bool,
     ) {
         let h = self.shape.h;
@@ -461,25 +508,28 @@ impl Quarters {
         let k = left_cols.count_ones() as usize;
         // A right placement attacking the middle queen fails the pair test.
         let blocked = self.shape.blocked(middle);
+        let mut wide = Vec::new();
         for rows in Combinations::new(h, k) {
             let lefts = self.left.get(rows, left_cols);
             if lefts.is_empty() {
                 continue;
             }
             let rights = self.right.get(all_rows ^ rows, right_cols);
+            wide.clear();
+            wide.extend(rights.iter().map(|r| widen(r.0)));
             for l in lefts {
                 if l.0 & blocked != 0 {
                     continue;
                 }
-                let key = l.0 | blocked;
+                let (key, lx) = (l.0 | blocked, widen(l.0));
                 // Every pair is written and kept by moving the end: about half pass, and a
                 // branch would be mispredicted half the time.
                 out.reserve(rights.len());
                 let spare = out.spare_capacity_mut();
                 let mut end = 0;
-                for r in rights {
+                for (r, &rx) in rights.iter().zip(&wide) {
                     // In bounds: `end` is at most the index of `r`.
-                    spare[end].write(make(l.0 | r.0));
+                    spare[end].write(make(l.0 | r.0, lx, rx));
                     end += usize::from(key & r.0 == 0);
                 }
                 // SAFETY: the first `end` spare slots have just been written.
@@ -540,6 +590,29 @@ mod placement_table {
                 found += 1
             });
             assert_eq!(listed, found, "n = {n}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod most_words {
+    use super::*;
+
+    #[test]
+    fn most_words_table_is_what_the_lists_give() {
+        let never = AtomicBool::new(false);
+        for n in 1..=17 {
+            let shape = Shape::new(n);
+            let lists = Quarters::new(&shape, &never).unwrap();
+            let mut out = Vec::new();
+            let most = Combinations::new(n, shape.h)
+                .map(|cols| {
+                    out.clear();
+                    assert!(lists.top_words(cols, &mut out, usize::MAX - 1));
+                    out.len() as u64
+                })
+                .max();
+            assert_eq!(Quarters::most_words(&shape), most, "n = {n}");
         }
     }
 }
