@@ -35,12 +35,13 @@
 //! (`R`). Every main task adds its count to both `total` and `unique8`, a `P` task adds its
 //! count to `unique8`, an `R` task twice its count, so `unique8 / 8` is the unique count.
 //!
-//! **Memory.** The quarter lists are shared by all threads: 16 bytes per quarter placement,
-//! 29 MB at `n = 18`, 240 MB at `n = 20`, 2.1 GB at `n = 22`, about 19 GB at `n = 24`. Each
-//! thread keeps one task's words, sorted copies and a sieve (about 100 bytes per word), for
-//! at most [`CHUNK`] words a side (or what [`JoinTasks::with_chunk`] says): a longer half is
-//! listed again for each chunk of the other. [`JoinTasks::memory_bytes`] adds these up before
-//! anything is allocated.
+//! **Memory.** The quarter lists are shared by all threads: 8 bytes per quarter placement
+//! (`half.rs`), 14 MB at `n = 18`, 120 MB at `n = 20`, 1.1 GB at `n = 22`, 2.1 GB at `n = 23`,
+//! 10 GB at `n = 24` and 102 GB at `n = 26`. Each thread keeps one task's words, sorted copies
+//! and a sieve (about 100 bytes per word), for at most as many words a side as the largest
+//! half has (counted up to `n = 21`) and at most [`CHUNK`] (or what [`JoinTasks::with_chunk`]
+//! says): a longer half is listed again for each chunk of the other.
+//! [`JoinTasks::memory_bytes`] adds these up before anything is allocated.
 
 mod half;
 mod sieve;
