@@ -151,3 +151,52 @@ fn small_chunks_give_the_same_counts() {
         assert!(chunked.memory_bytes(1) < whole.memory_bytes(1), "n={n}");
     }
 }
+
+#[test]
+fn memory_estimate_meets_the_record_targets_and_covers_the_largest_boards() {
+    let estimate = |n| nqueens::engine::join::memory_estimate(n, 2).unwrap();
+    // On 2 threads: N = 22 under 2 GiB, N = 23 under 4 GiB (quarter entries of 8 bytes).
+    assert!(estimate(22) < 2 << 30);
+    assert!(estimate(23) < 4 << 30);
+    // The quarter lists alone: 12.7 billion placements at N = 26, 8 bytes each.
+    assert!(estimate(MAX_N) > 12_708_271_676 * 8);
+    assert!(estimate(25) < estimate(MAX_N));
+    assert_eq!(nqueens::engine::join::memory_estimate(MAX_N + 1, 1), None);
+}
+
+#[test]
+fn the_largest_board_is_refused_over_the_memory_limit_in_one_line() {
+    let out = assert_cmd::Command::cargo_bin("nqueens")
+        .unwrap()
+        .args(["count", "26", "--max-memory", "1G"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("--max-memory"),
+        "{err}"
+    );
+    assert!(err.contains("N=26") && err.contains("join"), "{err}");
+}
+
+#[test]
+fn a_board_past_the_join_range_is_refused_in_one_line() {
+    let out = assert_cmd::Command::cargo_bin("nqueens")
+        .unwrap()
+        .args(["count", "27", "--strategy", "join"])
+        .assert()
+        .code(2)
+        .stdout("")
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("from 1 to 26, not 27"),
+        "{err}"
+    );
+}

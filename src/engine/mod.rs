@@ -287,7 +287,7 @@ pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, Engin
 /// ```
 /// use nqueens::engine::{check, Strategy};
 /// assert!(check(32, Strategy::Backtrack).is_ok());
-/// assert!(check(25, Strategy::Join).is_err());
+/// assert!(check(27, Strategy::Join).is_err());
 /// ```
 pub fn check(n: usize, strategy: Strategy) -> Result<(), EngineError> {
     match strategy {

@@ -18,9 +18,14 @@
 //! `C` is then, for each choice of the rows that hold its left queens, a pair of list entries
 //! whose diagonals do not meet — at `n = 16`, 42% of the pairs tried are placements.
 //!
-//! Each entry keeps what the pair test and the word need, ready: the few diagonals on which a
-//! left and a right queen can meet (`h - 1` per family) as a key, so that a pair is tested with
-//! one AND, and its share of the half's word, so that the word is an OR.
+//! **Entries.** An entry is one `u64`: the placement's share of the top half's word, so that
+//! a pair's word is an OR. The same bits serve as the pair test, with one AND: every diagonal
+//! on which a left and a right queen can meet crosses the cut, but for odd `n` the one through
+//! the middle row's first square. That one and the one through its last square (which only
+//! right queens reach) sit just above the word, and with them the entry tells which of the
+//! middle row's columns the placement attacks (bit `c`: the word's bit `c - 1` of either
+//! family, `c` from 1 to `n - 2`). Eight bytes per placement, half of the word-and-key pair
+//! kept before: 1.1 GB at `n = 22` instead of 2.1 GB.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -58,6 +63,11 @@ impl Shape {
         (1 << self.bits()) - 1
     }
 
+    /// The sets of `h` columns a half may use: `C(n, h)`.
+    pub fn column_sets(&self) -> u64 {
+        (0..self.h).fold(1, |acc, i| acc * (self.n - i) as u64 / (i + 1) as u64)
+    }
+
     /// All columns.
     pub fn full(&self) -> u32 {
         ((1u64 << self.n) - 1) as u32
@@ -88,6 +98,36 @@ impl Shape {
             Side::Top => word,
             Side::Bottom => word >> self.width | (word & ((1 << self.width) - 1)) << self.width,
         }
+    }
+
+    /// The bits of one family in a word.
+    fn family_mask(&self) -> u64 {
+        (1 << self.width) - 1
+    }
+
+    /// The bits an [`Entry`] has when its placement attacks one of the middle row's columns in
+    /// `middle` (a mask; none for even `n`).
+    #[inline(always)]
+    fn blocked(&self, middle: u32) -> u64 {
+        if self.gap == 0 {
+            return 0;
+        }
+        let inner = u64::from(middle >> 1) & self.family_mask();
+        inner
+            | inner << self.width
+            | u64::from(middle & 1) << self.bits()
+            | u64::from(middle >> (self.n - 1) & 1) << (self.bits() + 1)
+    }
+
+    /// The middle row's columns attacked by a placement whose [`Entry`] bits are `e`.
+    #[inline(always)]
+    fn attacks(&self, e: u64) -> u32 {
+        if self.gap == 0 {
+            return 0;
+        }
+        let family = self.family_mask();
+        let inner = ((e & family) | (e >> self.width & family)) << 1;
+        (inner | (e >> self.bits() & 1) | (e >> (self.bits() + 1) & 1) << (self.n - 1)) as u32
     }
 }
 
@@ -156,39 +196,26 @@ impl Keys {
     }
 }
 
-/// One placement in a quarter, ready to be paired with one in the other quarter.
+/// One placement in a quarter, ready to be paired with one in the other quarter: its share
+/// of the top half's word, and above it, for odd `n`, the two diagonals through the ends of
+/// the middle row that do not cross the cut (bit `bits()`: sum `h`, column 0; the next:
+/// difference `2n - h - 2`, column `n - 1`).
 #[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    /// Low half: the diagonals on which a queen of the other quarter could meet one of this
-    /// placement's (the key). High half: the middle row's columns this placement attacks.
-    keys: u64,
-    /// The placement's share of the top half's word.
-    word: u64,
-}
+struct Entry(u64);
 
 impl Entry {
     fn new(shape: &Shape, sum: u64, diff: u64) -> Entry {
         let (n, h) = (shape.n, shape.h);
-        // Left queens have sums `0..=2h-2` and differences `c - r + n - 1` in `n-h..=n+h-2`;
-        // right queens sums from `h` and differences from `n`: they share `h - 1` of each.
-        let shared = (1u64 << h.saturating_sub(1)) - 1;
-        let key = (sum >> h & shared) | (diff >> n & shared) << h.saturating_sub(1);
-        // Row `h` (the middle row of an odd board), column `c`: diagonals `h + c` and
-        // `c - h + n - 1`.
-        let attacks = if shape.gap == 1 {
-            (sum >> h | diff >> (n - 1 - h)) & u64::from(shape.full())
+        // Left queens have sums `0..=2h-2` and differences in `n-h..=n+h-2`, right queens sums
+        // from `h` and differences from `n`: they can meet on sums `h..=2h-2` and differences
+        // `n..=n+h-2`, all crossing diagonals but sum `h` for odd `n` (it ends in the middle
+        // row), so that the entries themselves are the pair test's keys.
+        let edges = if shape.gap == 1 {
+            (sum >> h & 1) << shape.bits() | (diff >> (2 * n - h - 2) & 1) << (shape.bits() + 1)
         } else {
             0
         };
-        Entry {
-            keys: key | attacks << 32,
-            word: shape.word(sum, diff, Side::Top),
-        }
-    }
-
-    /// The middle row's columns this placement attacks.
-    fn attacks(&self) -> u32 {
-        (self.keys >> 32) as u32
+        Entry(shape.word(sum, diff, Side::Top) | edges)
     }
 }
 
@@ -196,8 +223,8 @@ impl Entry {
 /// in one quarter, grouped by the rows and columns it uses.
 struct QuarterList {
     keys: Keys,
-    /// Entries of key `k`: `start[k]..start[k + 1]`.
-    start: Vec<u32>,
+    /// Entries of key `k`: `start[k]..start[k + 1]` (over `u32::MAX` of them at `n = 26`).
+    start: Vec<usize>,
     entries: Vec<Entry>,
 }
 
@@ -206,7 +233,7 @@ impl QuarterList {
     fn new(shape: &Shape, lo: usize, cols: usize, stop: &AtomicBool) -> Option<QuarterList> {
         let keys = Keys::new(shape.h, cols);
         // Two passes over the same search: count the entries of each key, then place them.
-        let mut start = vec![0u32; keys.len() + 1];
+        let mut start = vec![0usize; keys.len() + 1];
         quarter_search(shape, lo, cols, stop, &mut |rows, used, _, _| {
             start[keys.key(rows, used) + 1] += 1;
         });
@@ -216,11 +243,11 @@ impl QuarterList {
         for k in 1..start.len() {
             start[k] += start[k - 1];
         }
-        let mut entries = vec![Entry::default(); start[keys.len()] as usize];
+        let mut entries = vec![Entry::default(); start[keys.len()]];
         let mut next = start.clone();
         quarter_search(shape, lo, cols, stop, &mut |rows, used, sum, diff| {
             let key = keys.key(rows, used);
-            entries[next[key] as usize] = Entry::new(shape, sum, diff);
+            entries[next[key]] = Entry::new(shape, sum, diff);
             next[key] += 1;
         });
         (!stop.load(Ordering::Relaxed)).then_some(QuarterList {
@@ -234,7 +261,7 @@ impl QuarterList {
     #[inline(always)]
     fn get(&self, rows: u32, cols: u32) -> &[Entry] {
         let key = self.keys.key(rows, cols);
-        &self.entries[self.start[key] as usize..self.start[key + 1] as usize]
+        &self.entries[self.start[key]..self.start[key + 1]]
     }
 }
 
@@ -284,10 +311,11 @@ fn quarter_search(
     go(shape, lo, cols, 0, (0, 0, 0, 0), stop, visit);
 }
 
-/// Placements in the left and right quarters of an `n` board, counted once by this module's
-/// search (`PLACEMENTS[n]`; the test `placements_table_is_what_the_search_lists` recounts
-/// them up to `n = 20`): they grow about 8-fold per two rows. The last entry is extrapolated.
-const PLACEMENTS: [u64; 25] = [
+/// Placements in the left and right quarters of an `n` board, all counted once by this
+/// module's search (`PLACEMENTS[n]`; the test `placements_table_is_what_the_search_lists`
+/// recounts them up to `n = 20`; `n = 26` took five minutes): they grow about 8-fold per two
+/// rows up to `n = 22`, then 10-fold.
+const PLACEMENTS: [u64; 27] = [
     0,
     2,
     4,
@@ -312,7 +340,19 @@ const PLACEMENTS: [u64; 25] = [
     29_172_484,
     133_614_468,
     265_577_541,
-    1_200_000_000,
+    1_266_886_814,
+    2_575_164_220,
+    12_708_271_676,
+];
+
+/// The most placements of a half that use one set of `h` columns (so the most words a task
+/// lists for a side), `MOST_WORDS[n]`, found by listing every set's with this module's lists
+/// (the test `most_words_table_is_what_the_lists_give` does it again up to `n = 17`): far
+/// fewer than the `h!` orders of the columns (17,506 against 362,880 at `n = 18`), and growing
+/// about 6.5-fold per two rows. Listing them at `n = 22` would take a quarter of an hour.
+const MOST_WORDS: [u64; 22] = [
+    0, 1, 1, 1, 2, 2, 4, 6, 14, 16, 34, 44, 132, 170, 570, 688, 2_956, 3_734, 17_506, 21_030,
+    114_142, 137_830,
 ];
 
 /// The quarter lists of both sides, shared by all tasks of a board.
@@ -352,10 +392,19 @@ impl Quarters {
         })
     }
 
-    /// Bytes the lists of an `n` board occupy: 16 per placement, plus the key tables.
+    /// Bytes the lists of an `n` board occupy: an [`Entry`] per placement, and per quarter its
+    /// `start` table (`C(n, h)` keys) and its copy while it is being filled, and the key tables.
     pub fn bytes(shape: &Shape) -> u64 {
-        let keys = (0..shape.h).fold(1u64, |acc, i| acc * (shape.n - i) as u64 / (i + 1) as u64);
-        PLACEMENTS[shape.n] * 16 + 2 * (keys + 1) * 4 + (4 << shape.h.max(shape.n - shape.h))
+        // A quarter's (rows, columns) keys are as many as the halves' column sets.
+        let start = 4 * (shape.column_sets() + 1) * std::mem::size_of::<usize>() as u64;
+        let ranks = 2 * (4 << shape.h.max(shape.n - shape.h));
+        PLACEMENTS[shape.n] * std::mem::size_of::<Entry>() as u64 + start + ranks
+    }
+
+    /// The most placements of a half that use one set of columns, where they have been counted
+    /// (`n <= 21`).
+    pub fn most_words(shape: &Shape) -> Option<u64> {
+        MOST_WORDS.get(shape.n).copied()
     }
 
     /// Appends to `out` the word of every placement of a half that uses exactly the columns
@@ -371,7 +420,16 @@ impl Quarters {
         limit: usize,
     ) -> bool {
         let from = out.len();
-        self.place(cols, middle, out, limit + 1, |w, _| w, |_| false);
+        let mask = self.shape.word_mask();
+        self.place(
+            cols,
+            middle,
+            out,
+            limit + 1,
+            |_| (),
+            |e, _, _| e & mask,
+            |_| false,
+        );
         if side == Side::Bottom {
             // Turned once listed, not for every pair tried.
             for w in &mut out[from..] {
@@ -386,7 +444,16 @@ impl Quarters {
     /// stops and returns `false` once `out` holds more than `limit` of them.
     #[inline(always)]
     pub fn top_words(&self, cols: u32, out: &mut Vec<(u64, u32)>, limit: usize) -> bool {
-        self.place(cols, 0, out, limit + 1, |w, a| (w, a), |_| false);
+        let (shape, mask) = (self.shape, self.shape.word_mask());
+        self.place(
+            cols,
+            0,
+            out,
+            limit + 1,
+            |e| shape.attacks(e),
+            |e, l, r| (e & mask, l | r),
+            |_| false,
+        );
         out.len() <= limit
     }
 
@@ -401,22 +468,37 @@ impl Quarters {
             batch.drain(..).for_each(|w| emit(shape.turn(w, side)));
             true
         };
-        self.place(cols, middle, &mut batch, 4096, |w, _| w, &mut drain);
+        let mask = shape.word_mask();
+        self.place(
+            cols,
+            middle,
+            &mut batch,
+            4096,
+            |_| (),
+            |e, _, _| e & mask,
+            &mut drain,
+        );
         drain(&mut batch);
     }
 
-    /// Appends `make(word, attacks)` to `out` for every placement of a half (as the top half)
-    /// that uses exactly the columns `cols` and attacks none of the middle row's columns in
-    /// `middle`; whenever `out` holds `batch` or more, calls `full(out)`, and stops if that
-    /// returns `false`.
+    /// Appends `make(entry, widen(left), widen(right))` to `out` for every placement of a half
+    /// (as the top half) that uses exactly the columns `cols` and attacks none of the middle
+    /// row's columns in `middle`, `entry` being the OR of its quarters' entries; whenever `out`
+    /// holds `batch` or more, calls `full(out)`, and stops if that returns `false`.
+    ///
+    /// `widen` runs once per entry and row set, not once per pair: the middle-row attacks
+    /// that the entries keep folded into their word had cost 2% at `n = 19` when unfolded for
+    /// every pair tried.
     #[inline(always)]
-    fn place<T>(
+    #[allow(clippy::too_many_arguments)]
+    fn place<T, X: Copy>(
         &self,
         cols: u32,
         middle: u32,
         out: &mut Vec<T>,
         batch: usize,
-        make: impl Fn(u64, u32) -> T,
+        widen: impl Fn(u64) -> X,
+        make: impl Fn(u64, X, X) -> T,
         mut full: impl FnMut(&mut Vec<T>) -> bool,
     ) {
         let h = self.shape.h;
@@ -425,27 +507,30 @@ impl Quarters {
         let right_cols = cols >> h;
         let k = left_cols.count_ones() as usize;
         // A right placement attacking the middle queen fails the pair test.
-        let blocked = u64::from(middle) << 32;
+        let blocked = self.shape.blocked(middle);
+        let mut wide = Vec::new();
         for rows in Combinations::new(h, k) {
             let lefts = self.left.get(rows, left_cols);
             if lefts.is_empty() {
                 continue;
             }
             let rights = self.right.get(all_rows ^ rows, right_cols);
+            wide.clear();
+            wide.extend(rights.iter().map(|r| widen(r.0)));
             for l in lefts {
-                if l.attacks() & middle != 0 {
+                if l.0 & blocked != 0 {
                     continue;
                 }
-                let key = l.keys as u32 as u64 | blocked;
+                let (key, lx) = (l.0 | blocked, widen(l.0));
                 // Every pair is written and kept by moving the end: about half pass, and a
                 // branch would be mispredicted half the time.
                 out.reserve(rights.len());
                 let spare = out.spare_capacity_mut();
                 let mut end = 0;
-                for r in rights {
+                for (r, &rx) in rights.iter().zip(&wide) {
                     // In bounds: `end` is at most the index of `r`.
-                    spare[end].write(make(l.word | r.word, l.attacks() | r.attacks()));
-                    end += usize::from(key & r.keys == 0);
+                    spare[end].write(make(l.0 | r.0, lx, rx));
+                    end += usize::from(key & r.0 == 0);
                 }
                 // SAFETY: the first `end` spare slots have just been written.
                 unsafe { out.set_len(out.len() + end) };
@@ -505,6 +590,179 @@ mod placement_table {
                 found += 1
             });
             assert_eq!(listed, found, "n = {n}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod most_words {
+    use super::*;
+
+    #[test]
+    fn most_words_table_is_what_the_lists_give() {
+        let never = AtomicBool::new(false);
+        for n in 1..=17 {
+            let shape = Shape::new(n);
+            let lists = Quarters::new(&shape, &never).unwrap();
+            let mut out = Vec::new();
+            let most = Combinations::new(n, shape.h)
+                .map(|cols| {
+                    out.clear();
+                    assert!(lists.top_words(cols, &mut out, usize::MAX - 1));
+                    out.len() as u64
+                })
+                .max();
+            assert_eq!(Quarters::most_words(&shape), most, "n = {n}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod entries {
+    use super::*;
+
+    /// Every placement of queens in rows `0..h` and columns `lo..lo + cols`, by trying every
+    /// column (or none) in every row: the queens as `(row, column)`.
+    fn brute_force(shape: &Shape, lo: usize, cols: usize) -> Vec<Vec<(usize, usize)>> {
+        let attack = |a: (usize, usize), b: (usize, usize)| {
+            a.1 == b.1 || a.0.abs_diff(b.0) == a.1.abs_diff(b.1)
+        };
+        let mut all = vec![vec![]];
+        for row in 0..shape.h {
+            let mut next = Vec::new();
+            for queens in all {
+                for c in lo..lo + cols {
+                    if queens.iter().all(|&q| !attack(q, (row, c))) {
+                        let mut more = queens.clone();
+                        more.push((row, c));
+                        next.push(more);
+                    }
+                }
+                next.push(queens);
+            }
+            all = next;
+        }
+        all
+    }
+
+    /// The top half's word of `queens`, diagonal by diagonal: a falling diagonal (down and to
+    /// the left) sets bit `j` if it enters the bottom half (row `h + gap`) in column `j`; a
+    /// rising one sets bit `width + j` if it enters in column `j + 1 + gap` (no top queen's
+    /// rising diagonal enters further left).
+    fn word(shape: &Shape, queens: &[(usize, usize)]) -> u64 {
+        let (n, cut) = (shape.n as isize, (shape.h + shape.gap) as isize);
+        let mut word = 0;
+        for &(r, c) in queens {
+            let (r, c) = (r as isize, c as isize);
+            let falling = c - (cut - r);
+            if falling >= 0 {
+                assert!(falling < shape.width as isize);
+                word |= 1 << falling;
+            }
+            let rising = c + (cut - r);
+            if rising < n {
+                let j = rising - 1 - shape.gap as isize;
+                assert!((0..shape.width as isize).contains(&j));
+                word |= 1 << (shape.width as isize + j);
+            }
+        }
+        word
+    }
+
+    /// The middle row's columns (odd `n`) that `queens` attack.
+    fn attacks(shape: &Shape, queens: &[(usize, usize)]) -> u32 {
+        if shape.gap == 0 {
+            return 0;
+        }
+        (0..shape.n)
+            .filter(|&c| queens.iter().any(|&(r, q)| shape.h - r == c.abs_diff(q)))
+            .fold(0, |mask, c| mask | 1 << c)
+    }
+
+    fn entry(shape: &Shape, queens: &[(usize, usize)]) -> Entry {
+        let sum = queens.iter().fold(0, |m, &(r, c)| m | 1 << (r + c));
+        let diff = queens
+            .iter()
+            .fold(0, |m, &(r, c)| m | 1 << (c + shape.n - 1 - r));
+        Entry::new(shape, sum, diff)
+    }
+
+    fn rows_and_cols(queens: &[(usize, usize)], lo: usize) -> (u32, u32) {
+        queens.iter().fold((0, 0), |(rows, cols), &(r, c)| {
+            (rows | 1 << r, cols | 1 << (c - lo))
+        })
+    }
+
+    #[test]
+    fn entries_widen_to_the_words_and_attacks_of_their_queens() {
+        let never = AtomicBool::new(false);
+        for n in 4..=14 {
+            let shape = Shape::new(n);
+            let lists = Quarters::new(&shape, &never).unwrap();
+            let quarters = [
+                (0, shape.h, &lists.left),
+                (shape.h, n - shape.h, &lists.right),
+            ];
+            for (lo, cols, list) in quarters {
+                let mut expected = Vec::new();
+                for queens in brute_force(&shape, lo, cols) {
+                    let e = entry(&shape, &queens).0;
+                    assert_eq!(
+                        e & shape.word_mask(),
+                        word(&shape, &queens),
+                        "n={n} {queens:?}"
+                    );
+                    assert_eq!(
+                        shape.attacks(e),
+                        attacks(&shape, &queens),
+                        "n={n} {queens:?}"
+                    );
+                    assert_eq!(e >> shape.bits() >> 2, 0, "n={n} {queens:?}");
+                    let (rows, used) = rows_and_cols(&queens, lo);
+                    expected.push((rows, used, e));
+                }
+                // The lists hold exactly these placements, each under its rows and columns.
+                let mut listed = Vec::new();
+                for rows in 0..1u32 << shape.h {
+                    for used in Combinations::new(cols, rows.count_ones() as usize) {
+                        listed.extend(list.get(rows, used).iter().map(|e| (rows, used, e.0)));
+                    }
+                }
+                expected.sort_unstable();
+                listed.sort_unstable();
+                assert_eq!(expected, listed, "n={n} lo={lo}");
+            }
+        }
+    }
+
+    #[test]
+    fn entries_test_pairs_and_the_middle_queen_as_their_queens_do() {
+        for n in 4..=11 {
+            let shape = Shape::new(n);
+            let lefts = brute_force(&shape, 0, shape.h);
+            let rights = brute_force(&shape, shape.h, n - shape.h);
+            let meet = |a: &[(usize, usize)], b: &[(usize, usize)]| {
+                a.iter()
+                    .any(|p| b.iter().any(|q| p.0.abs_diff(q.0) == p.1.abs_diff(q.1)))
+            };
+            for l in &lefts {
+                let (rows, _) = rows_and_cols(l, 0);
+                let e = entry(&shape, l).0;
+                for r in rights
+                    .iter()
+                    .filter(|r| rows_and_cols(r, shape.h).0 & rows == 0)
+                {
+                    let pass = e & entry(&shape, r).0 == 0;
+                    assert_eq!(pass, !meet(l, r), "n={n} {l:?} {r:?}");
+                }
+            }
+            for queens in lefts.iter().chain(&rights) {
+                let e = entry(&shape, queens).0;
+                for c in 0..n {
+                    let hit = e & shape.blocked(1 << c) != 0;
+                    assert_eq!(hit, attacks(&shape, queens) & 1 << c != 0, "n={n} c={c}");
+                }
+            }
         }
     }
 }

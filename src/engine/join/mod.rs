@@ -35,12 +35,13 @@
 //! (`R`). Every main task adds its count to both `total` and `unique8`, a `P` task adds its
 //! count to `unique8`, an `R` task twice its count, so `unique8 / 8` is the unique count.
 //!
-//! **Memory.** The quarter lists are shared by all threads: 16 bytes per quarter placement,
-//! 29 MB at `n = 18`, 240 MB at `n = 20`, 2.1 GB at `n = 22`, about 19 GB at `n = 24`. Each
-//! thread keeps one task's words, sorted copies and a sieve (about 100 bytes per word), for
-//! at most [`CHUNK`] words a side (or what [`JoinTasks::with_chunk`] says): a longer half is
-//! listed again for each chunk of the other. [`JoinTasks::memory_bytes`] adds these up before
-//! anything is allocated.
+//! **Memory.** The quarter lists are shared by all threads: 8 bytes per quarter placement
+//! (`half.rs`), 14 MB at `n = 18`, 120 MB at `n = 20`, 1.1 GB at `n = 22`, 2.1 GB at `n = 23`,
+//! 10 GB at `n = 24` and 102 GB at `n = 26`. Each thread keeps one task's words, sorted copies
+//! and a sieve (about 100 bytes per word), for at most as many words a side as the largest
+//! half has (counted up to `n = 21`) and at most [`CHUNK`] (or what [`JoinTasks::with_chunk`]
+//! says): a longer half is listed again for each chunk of the other.
+//! [`JoinTasks::memory_bytes`] adds these up before anything is allocated.
 
 mod half;
 mod sieve;
@@ -64,14 +65,14 @@ use symmetric::Turn;
 
 /// The largest `n` the join counts.
 ///
-/// The task list is stored (about 400,000 tasks at `n = 23`); larger boards would also
-/// take months on one machine.
+/// The quarter lists take 95 GiB at `n = 26` and would take about twice as much at `n = 27`,
+/// where the count itself would also take years on one machine.
 ///
 /// ```
 /// use nqueens::engine::join::{check, MAX_N};
 /// assert!(check(MAX_N).is_ok() && check(MAX_N + 1).is_err());
 /// ```
-pub const MAX_N: usize = 24;
+pub const MAX_N: usize = 26;
 
 /// The most top words a task keeps in memory at once, unless [`JoinTasks::with_chunk`] says.
 pub const CHUNK: usize = 1 << 20;
@@ -150,8 +151,8 @@ impl Vectors {
 /// `Ok` if the Join strategy counts `n`.
 ///
 /// ```
-/// assert!(nqueens::engine::join::check(24).is_ok());
-/// assert!(nqueens::engine::join::check(25).is_err());
+/// assert!(nqueens::engine::join::check(26).is_ok());
+/// assert!(nqueens::engine::join::check(27).is_err());
 /// ```
 pub fn check(n: usize) -> Result<(), EngineError> {
     if (1..=MAX_N).contains(&n) {
@@ -161,7 +162,7 @@ pub fn check(n: usize) -> Result<(), EngineError> {
             strategy: Strategy::Join,
             n,
             max: MAX_N,
-            why: "the task list is kept in memory and larger boards would take months",
+            why: "the quarter lists of larger boards need hundreds of GiB, and the count years",
         })
     }
 }
@@ -174,7 +175,7 @@ impl JoinTasks {
     /// let tasks = JoinTasks::new(12).unwrap();
     /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
     /// assert_eq!((sum.total, sum.unique()), (14200, 1787));
-    /// assert!(JoinTasks::new(25).is_err());
+    /// assert!(JoinTasks::new(27).is_err());
     /// ```
     pub fn new(n: usize) -> Result<Self, EngineError> {
         check(n)?;
@@ -675,7 +676,7 @@ impl TaskSet for JoinTasks {
 /// let one = nqueens::engine::join::memory_estimate(20, 1).unwrap();
 /// assert!(one > 100 << 20 && one < 1 << 30);
 /// assert!(nqueens::engine::join::memory_estimate(20, 2).unwrap() > one);
-/// assert_eq!(nqueens::engine::join::memory_estimate(25, 1), None);
+/// assert_eq!(nqueens::engine::join::memory_estimate(27, 1), None);
 /// ```
 pub fn memory_estimate(n: usize, threads: usize) -> Option<u64> {
     (1..=MAX_N)
@@ -683,22 +684,23 @@ pub fn memory_estimate(n: usize, threads: usize) -> Option<u64> {
         .then(|| memory(&Shape::new(n), CHUNK, threads))
 }
 
-/// The quarter lists (shared), plus for each thread at most `min(h!, chunk)` words a side (`h!`
-/// ways to put `h` queens in `h` columns): the top words (16 bytes each with the middle columns
-/// they attack), one join's words of both sides, the stored words and a batch of queries when a
-/// side is too long to hold, and the sieve with both sides sorted.
+/// The quarter lists and the task list (shared; at most one task per column set), plus for each thread at most as many words a side as the
+/// largest half has placements (counted up to `n = 21`; `chunk` beyond, or if less): the top
+/// words (16 bytes each with the middle columns they attack), one join's words of both sides,
+/// the stored words and a batch of queries when a side is too long to hold, and the sieve with
+/// both sides sorted.
 fn memory(shape: &Shape, chunk: usize, threads: usize) -> u64 {
-    let h = shape.h as u64;
     let chunk = chunk as u64;
-    let words = (1..=h).try_fold(1u64, |f, i| f.checked_mul(i).filter(|&f| f < chunk));
-    let words = words.unwrap_or(chunk);
+    let words = Quarters::most_words(shape).map_or(chunk, |most| most.min(chunk));
     let per_thread =
         Scratch::<{ sieve::WIDE }>::BYTES_PER_WORD * words + sieve::bytes(words, shape.bits());
-    Quarters::bytes(shape) + threads as u64 * per_thread
+    let tasks = shape.column_sets() * std::mem::size_of::<u32>() as u64;
+    Quarters::bytes(shape) + tasks + threads as u64 * per_thread
 }
 
-// Words hold `2(n - 1)` diagonal bits in a `u64`, column masks fit a `u32`.
-const _: () = assert!(MAX_N <= 24);
+// Quarter entries hold `2(n - 1)` diagonal bits in a `u64` (odd `n`: `2(n - 2)` and two
+// edge bits), column masks and row-and-column keys fit a `u32`.
+const _: () = assert!(MAX_N <= 32);
 
 /// `true` if joining half-boards beats backtracking for `n`.
 ///
