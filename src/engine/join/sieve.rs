@@ -1,9 +1,10 @@
 //! Counting, for a batch of query words, the stored words disjoint from each.
 //!
 //! The join asks, for every word `v` of one half, how many stored words `u` of the other half
-//! have `u & v == 0`. Three tricks make that a few vector instructions per 256 pairs:
+//! have `u & v == 0`. Three tricks make that a few vector instructions per 256 or 512 pairs:
 //!
-//! 1. **Bit slicing.** The stored words are kept transposed in groups of 256: a 256-bit row
+//! 1. **Bit slicing.** The stored words are kept transposed in groups of one vector register's
+//!    width (256 words with AVX2, 512 with AVX-512: [`NARROW`] or [`WIDE`] lanes of 64): a row
 //!    per bit position says which words of the group *lack* that bit. The words disjoint from
 //!    `v` are the AND of the rows of `v`'s bits, and their number is a popcount.
 //! 2. **Rows ANDed ahead of time** (the "Four Russians" trick). The bit positions are cut into
@@ -15,8 +16,9 @@
 //!    only shown the classes of queries whose cut bits avoid those of one of its words, which
 //!    skips whole groups of pairs that must clash.
 //!
-//! The loops run group by group: a group's rows (12 KB) stay in the L1 cache while every query
-//! that may meet it passes. Sorting a list into [`Classes`] is done once per join and serves
+//! The loops run group by group: a group's rows (12 KB, or 24 KB with AVX-512) stay in the L1
+//! cache while every query that may meet it passes. The query loop is a [`Kernel`] method, so
+//! that the AVX-512 copy can be written with intrinsics while the others stay plain Rust. Sorting a list into [`Classes`] is done once per join and serves
 //! both as stored words and as queries.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -54,9 +56,6 @@ type Row<const L: usize> = [u64; L];
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Block([u64; 8]);
-
-// Rows of either width tile a block exactly.
-const _: () = assert!(8 % NARROW == 0 && 8 % WIDE == 0);
 
 /// The cut bits for a join whose stored lists hold about `stored` words, in groups of `lanes`
 /// lanes: the busiest of the `candidates`, set in many words of both `a` and `b` (counted on
@@ -193,6 +192,8 @@ pub(super) fn bytes(words: u64, bits: usize) -> u64 {
 impl<const L: usize> Sieve<L> {
     /// Words per group.
     const GROUP: usize = 64 * L;
+    /// Rows of `L` lanes tile a block exactly (checked when the sieve is compiled).
+    const TILES: () = assert!(L > 0 && 8 % L == 0);
 
     /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with the classes of
     /// as many stored words and as many queries.
@@ -216,13 +217,15 @@ impl<const L: usize> Sieve<L> {
 
     /// The rows in use.
     fn rows(&self) -> &[Row<L>] {
+        let () = Self::TILES;
         // SAFETY: the blocks are plain `u64`s, 64-byte aligned, and hold at least `len` rows
-        // of `L` of them (`build` sizes them so); `L` divides 8.
+        // of `L` of them (`build` sizes them so); `L` divides 8 (`TILES`).
         unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast(), self.len) }
     }
 
     /// The rows in use, to be written.
     fn rows_mut(&mut self) -> &mut [Row<L>] {
+        let () = Self::TILES;
         // SAFETY: as in `rows`, and the borrow of `self` is unique.
         unsafe { std::slice::from_raw_parts_mut(self.blocks.as_mut_ptr().cast(), self.len) }
     }
