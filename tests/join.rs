@@ -164,11 +164,12 @@ fn memory_estimate_meets_the_record_targets_and_covers_the_largest_boards() {
     assert_eq!(nqueens::engine::join::memory_estimate(MAX_N + 1, 1), None);
 }
 
-#[test]
-fn the_largest_board_is_refused_over_the_memory_limit_in_one_line() {
+/// Runs `nqueens ARGS`, which must be refused: exit 2, nothing on stdout, one `error:` line
+/// on stderr, which is returned.
+fn refusal(args: &[&str]) -> String {
     let out = assert_cmd::Command::cargo_bin("nqueens")
         .unwrap()
-        .args(["count", "26", "--max-memory", "1G"])
+        .args(args)
         .assert()
         .code(2)
         .stdout("")
@@ -176,27 +177,19 @@ fn the_largest_board_is_refused_over_the_memory_limit_in_one_line() {
         .clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: ") && err.contains("--max-memory"),
-        "{err}"
-    );
+    assert!(err.starts_with("error: "), "{err}");
+    err
+}
+
+#[test]
+fn the_largest_board_is_refused_over_the_memory_limit_in_one_line() {
+    let err = refusal(&["count", "26", "--max-memory", "1G"]);
+    assert!(err.contains("--max-memory"), "{err}");
     assert!(err.contains("N=26") && err.contains("join"), "{err}");
 }
 
 #[test]
 fn a_board_past_the_join_range_is_refused_in_one_line() {
-    let out = assert_cmd::Command::cargo_bin("nqueens")
-        .unwrap()
-        .args(["count", "27", "--strategy", "join"])
-        .assert()
-        .code(2)
-        .stdout("")
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: ") && err.contains("from 1 to 26, not 27"),
-        "{err}"
-    );
+    let err = refusal(&["count", "27", "--strategy", "join"]);
+    assert!(err.contains("from 1 to 26, not 27"), "{err}");
 }
