@@ -218,7 +218,8 @@ impl JoinTasks {
     }
 
     /// The same list, timing each stage of every join it counts (see [`StageTimes`]): the
-    /// clock is read a few times per join, which costs well under 1% at `n = 16` and above.
+    /// clock is read six times per join, some 150 ns, against 20 µs or more per join from
+    /// `n = 16` on (under 1%).
     pub fn with_stage_times(mut self) -> Self {
         self.timed = true;
         self
