@@ -142,7 +142,7 @@ fn help_says_what_memory_the_join_needs() {
 
 #[test]
 fn join_refuses_a_board_the_memory_limit_cannot_hold() {
-    // N = 20 needs over 300 MiB by the estimate: refused at once, before any counting.
+    // N = 20 needs over 100 MiB by the estimate: refused at once, before any counting.
     nqueens()
         .args(["count", "20", "--strategy", "join", "--max-memory", "100M"])
         .assert()

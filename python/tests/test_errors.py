@@ -21,7 +21,7 @@ import nqueens
         ((8,), {"algo": "quantum"}, ValueError, 'unknown algorithm "quantum"; the ladder has: permutations'),
         ((8,), {"strategy": "dfs"}, ValueError, 'unknown strategy "dfs"'),
         ((8,), {"strategy": 1}, TypeError, "strategy"),
-        ((25,), {"strategy": "join"}, ValueError, "engine counts N from 1 to"),
+        ((27,), {"strategy": "join"}, ValueError, "engine counts N from 1 to"),
         ((8,), {"strategy": "join", "algo": "flags"}, ValueError, "exclude each other"),
         ((8,), {"threads": 0}, ValueError, "threads must be at least 1"),
         ((8,), {"threads": -2}, ValueError, "threads must be at least 0"),
