@@ -131,20 +131,35 @@ pub enum Vectors {
     Widest,
 }
 
+/// The copy of the loops that runs: for the vector copies, with the proof that the CPU has
+/// what they are compiled for.
+#[derive(Clone, Copy)]
+enum Loops {
+    #[cfg(target_arch = "x86_64")]
+    Avx512(isa::Avx512),
+    #[cfg(target_arch = "x86_64")]
+    Avx2(isa::Avx2),
+    Portable,
+}
+
 impl Vectors {
     /// The copy that runs on this CPU when `self` is asked for: never wider than asked, nor
     /// than the CPU has.
-    fn resolve(self) -> Vectors {
+    fn loops(self) -> Loops {
         #[cfg(target_arch = "x86_64")]
         {
-            if self == Vectors::Widest && isa::Avx512::detect().is_some() {
-                return Vectors::Widest;
+            if self == Vectors::Widest {
+                if let Some(cpu) = isa::Avx512::detect() {
+                    return Loops::Avx512(cpu);
+                }
             }
-            if self >= Vectors::Avx2 && isa::Avx2::detect().is_some() {
-                return Vectors::Avx2;
+            if self >= Vectors::Avx2 {
+                if let Some(cpu) = isa::Avx2::detect() {
+                    return Loops::Avx2(cpu);
+                }
             }
         }
-        Vectors::Portable
+        Loops::Portable
     }
 }
 
@@ -234,7 +249,13 @@ impl JoinTasks {
     /// The copy of the hot loops that counts on this CPU: [`Vectors::Widest`] only where
     /// AVX-512 runs.
     pub fn vectors_used(&self) -> Vectors {
-        self.vectors.resolve()
+        match self.vectors.loops() {
+            #[cfg(target_arch = "x86_64")]
+            Loops::Avx512(_) => Vectors::Widest,
+            #[cfg(target_arch = "x86_64")]
+            Loops::Avx2(_) => Vectors::Avx2,
+            Loops::Portable => Vectors::Portable,
+        }
     }
 
     /// The quarter lists, made by the first task that needs them while the others wait; `None`
@@ -257,33 +278,23 @@ impl JoinTasks {
         let Some(quarters) = self.quarters(stop) else {
             return 0;
         };
-        #[cfg(target_arch = "x86_64")]
-        match self.vectors.resolve() {
-            Vectors::Widest => {
-                if let Some(cpu) = isa::Avx512::detect() {
-                    return WIDE_SCRATCH.with_borrow_mut(|scratch| {
-                        // SAFETY: `cpu` proves the CPU has the features the function is
-                        // compiled for.
-                        unsafe { count_main_avx512(cpu, self, quarters, cols, scratch, stop) }
-                    });
-                }
-            }
-            Vectors::Avx2 => {
-                if let Some(cpu) = isa::Avx2::detect() {
-                    return NARROW_SCRATCH.with_borrow_mut(|scratch| {
-                        // SAFETY: `cpu` proves the CPU has the features the function is
-                        // compiled for.
-                        unsafe { count_main_avx2(cpu, self, quarters, cols, scratch, stop) }
-                    });
-                }
-            }
-            Vectors::Portable => {}
+        match self.vectors.loops() {
+            #[cfg(target_arch = "x86_64")]
+            Loops::Avx512(cpu) => WIDE_SCRATCH.with_borrow_mut(|scratch| {
+                // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+                unsafe { count_main_avx512(cpu, self, quarters, cols, scratch, stop) }
+            }),
+            #[cfg(target_arch = "x86_64")]
+            Loops::Avx2(cpu) => NARROW_SCRATCH.with_borrow_mut(|scratch| {
+                // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+                unsafe { count_main_avx2(cpu, self, quarters, cols, scratch, stop) }
+            }),
+            Loops::Portable => NARROW_SCRATCH.with_borrow_mut(|scratch| {
+                count_main_portable::<sieve::Portable, { sieve::NARROW }>(
+                    self, quarters, cols, scratch, stop,
+                )
+            }),
         }
-        NARROW_SCRATCH.with_borrow_mut(|scratch| {
-            count_main_portable::<sieve::Portable, { sieve::NARROW }>(
-                self, quarters, cols, scratch, stop,
-            )
-        })
     }
 }
 

@@ -25,7 +25,8 @@ pub struct StageTimes {
     pub building: Duration,
     /// The sieve's query loop: counting disjoint pairs.
     pub counting: Duration,
-    /// Words listed: both halves of every join.
+    /// Words listed: both halves of every join whose halves are held whole (one listed chunk
+    /// by chunk, past [`CHUNK`](super::CHUNK) words, is not counted here).
     pub words: u64,
     /// Words stored in sieves (those free of the long diagonals).
     pub stored: u64,
