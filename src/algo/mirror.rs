@@ -143,7 +143,7 @@ impl<O: Observer> Observer for Mirrored<'_, O> {
     }
 
     #[inline(always)]
-    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+    fn step(&mut self, step: Step<&[u32]>) -> ControlFlow<()> {
         self.0.step(step)?;
         if let (true, Step::Solution { cols, .. }) = (self.0.active(), step) {
             let image = mirror(cols);

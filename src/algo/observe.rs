@@ -14,7 +14,7 @@
 //!
 //! struct Placed(u64);
 //! impl Observer for Placed {
-//!     fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+//!     fn step(&mut self, step: Step<&[u32]>) -> ControlFlow<()> {
 //!         if let Step::Place { .. } = step {
 //!             self.0 += 1;
 //!         }
@@ -62,9 +62,12 @@ impl Reason {
     }
 }
 
-/// One step of a search, as a rung reports it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step<'a> {
+/// One step of a search, as a rung reports it, with the columns of a whole board as `C`:
+/// borrowed (`&[u32]`) as the rungs hand it out, owned (`Vec<u32>`) as a trace keeps it
+/// ([`crate::trace::Event`]). Serialized as one JSON object tagged by `"event"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Step<C> {
     /// A queen put on `(row, col)`: one node of the search tree. `forced` is `cp`'s
     /// propagation placing a queen that had only one square left.
     Place {
@@ -73,6 +76,7 @@ pub enum Step<'a> {
         /// Column, from 0 at the left.
         col: usize,
         /// Placed by propagation, not chosen.
+        #[serde(default, skip_serializing_if = "is_false")]
         forced: bool,
     },
     /// A square the rung considered for the next queen and refused.
@@ -101,15 +105,46 @@ pub enum Step<'a> {
     /// searched solution by a symmetry (`mirror`, `symmetry`) instead of found on the board.
     Solution {
         /// The column of each row's queen.
-        cols: &'a [u32],
+        cols: C,
         /// Derived by symmetry rather than searched.
+        #[serde(default, skip_serializing_if = "is_false")]
         image: bool,
     },
     /// `symmetry`: a complete board dropped because a smaller image of it is searched.
     Duplicate {
         /// The column of each row's queen.
-        cols: &'a [u32],
+        cols: C,
     },
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+impl Step<&[u32]> {
+    /// The same step with its columns copied, to be kept after the search moves on.
+    ///
+    /// ```
+    /// use nqueens::algo::observe::Step;
+    /// let cols = [1, 3, 0, 2];
+    /// let kept = Step::Solution { cols: &cols[..], image: false }.to_owned();
+    /// assert_eq!(kept, Step::Solution { cols: vec![1, 3, 0, 2], image: false });
+    /// ```
+    pub fn to_owned(self) -> Step<Vec<u32>> {
+        match self {
+            Step::Place { row, col, forced } => Step::Place { row, col, forced },
+            Step::Reject { row, col, reason } => Step::Reject { row, col, reason },
+            Step::Remove { row, col } => Step::Remove { row, col },
+            Step::DeadEnd { row } => Step::DeadEnd { row },
+            Step::Solution { cols, image } => Step::Solution {
+                cols: cols.to_vec(),
+                image,
+            },
+            Step::Duplicate { cols } => Step::Duplicate {
+                cols: cols.to_vec(),
+            },
+        }
+    }
 }
 
 /// Receives the steps of a search. `Break` from [`step`](Observer::step) stops the search.
@@ -122,7 +157,7 @@ pub trait Observer {
     }
 
     /// One step of the search.
-    fn step(&mut self, step: Step<'_>) -> ControlFlow<()>;
+    fn step(&mut self, step: Step<&[u32]>) -> ControlFlow<()>;
 
     /// `k` more square checks: a test of one square (against each queen for `backtracking`,
     /// against flags for `flags` and `swap`), or one mask operation that tests a whole row
@@ -140,7 +175,7 @@ impl Observer for () {
     }
 
     #[inline(always)]
-    fn step(&mut self, _: Step<'_>) -> ControlFlow<()> {
+    fn step(&mut self, _: Step<&[u32]>) -> ControlFlow<()> {
         ControlFlow::Continue(())
     }
 
@@ -155,7 +190,7 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     }
 
     #[inline(always)]
-    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+    fn step(&mut self, step: Step<&[u32]>) -> ControlFlow<()> {
         (**self).step(step)
     }
 
@@ -185,7 +220,7 @@ pub struct Work {
 }
 
 impl Observer for Work {
-    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+    fn step(&mut self, step: Step<&[u32]>) -> ControlFlow<()> {
         match step {
             Step::Place { .. } => self.nodes += 1,
             Step::Solution { .. } => self.solutions += 1,

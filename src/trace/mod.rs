@@ -17,9 +17,7 @@
 
 use std::ops::ControlFlow;
 
-use serde::{Deserialize, Serialize};
-
-use crate::algo::observe::{Observer, Reason, Step};
+use crate::algo::observe::{Observer, Step};
 use crate::algo::{Algo, AlgoError};
 
 mod board;
@@ -33,77 +31,10 @@ pub use board::Board;
 /// The most steps a text or JSON Lines trace holds: a few seconds to write, tens of megabytes.
 pub const MAX_STEPS: usize = 300_000;
 
-/// One recorded step: [`Step`] with its data owned.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-pub enum Event {
-    /// A queen put on a square, by choice or (`cp`) forced by propagation.
-    Place {
-        /// Row, from 0 at the top.
-        row: usize,
-        /// Column, from 0 at the left.
-        col: usize,
-        /// Placed by propagation, not chosen.
-        #[serde(default, skip_serializing_if = "is_false")]
-        forced: bool,
-    },
-    /// A square refused for the next queen.
-    Reject {
-        /// Row of the square.
-        row: usize,
-        /// Column of the square.
-        col: usize,
-        /// What rules it out.
-        reason: Reason,
-    },
-    /// A queen taken off on the way back up.
-    Remove {
-        /// Row of the queen.
-        row: usize,
-        /// Column of the queen.
-        col: usize,
-    },
-    /// No square left: the search backs up (`row` is `None` for a failed propagation).
-    DeadEnd {
-        /// The row left without a square, where known.
-        row: Option<usize>,
-    },
-    /// A solution handed out; `image` when derived by a symmetry instead of searched.
-    Solution {
-        /// The column of each row's queen.
-        cols: Vec<u32>,
-        /// Derived by symmetry rather than found on the board.
-        #[serde(default, skip_serializing_if = "is_false")]
-        image: bool,
-    },
-    /// A complete board dropped because a smaller image of it is searched.
-    Duplicate {
-        /// The column of each row's queen.
-        cols: Vec<u32>,
-    },
-}
-
-fn is_false(b: &bool) -> bool {
-    !b
-}
+/// One recorded step: a [`Step`] with its columns owned.
+pub type Event = Step<Vec<u32>>;
 
 impl Event {
-    fn from_step(step: Step<'_>) -> Event {
-        match step {
-            Step::Place { row, col, forced } => Event::Place { row, col, forced },
-            Step::Reject { row, col, reason } => Event::Reject { row, col, reason },
-            Step::Remove { row, col } => Event::Remove { row, col },
-            Step::DeadEnd { row } => Event::DeadEnd { row },
-            Step::Solution { cols, image } => Event::Solution {
-                cols: cols.to_vec(),
-                image,
-            },
-            Step::Duplicate { cols } => Event::Duplicate {
-                cols: cols.to_vec(),
-            },
-        }
-    }
-
     /// One line for people: what happened, where, and why.
     ///
     /// ```
@@ -192,12 +123,12 @@ struct Recorder {
 }
 
 impl Observer for Recorder {
-    fn step(&mut self, step: Step<'_>) -> ControlFlow<()> {
+    fn step(&mut self, step: Step<&[u32]>) -> ControlFlow<()> {
         if self.events.len() == self.limit {
             self.cut = true;
             return ControlFlow::Break(());
         }
-        self.events.push(Event::from_step(step));
+        self.events.push(step.to_owned());
         ControlFlow::Continue(())
     }
 
