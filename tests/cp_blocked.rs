@@ -93,14 +93,19 @@ fn check(inst: &Instance, expected: u64) {
     }
 }
 
-#[test]
-fn small_blocked_boards_match_brute_force() {
-    let mut rng = ChaCha8Rng::seed_from_u64(80);
+/// Checks `rounds` boards drawn by `draw` (a board and its count from an oracle) with seed
+/// `seed`, and that at least `least` have completions and at least `least` have none, so that
+/// neither side of the transition goes untested.
+fn check_both_answers(
+    seed: u64,
+    rounds: usize,
+    least: usize,
+    mut draw: impl FnMut(&mut ChaCha8Rng) -> (Instance, u64),
+) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let (mut with, mut without) = (0, 0);
-    for _ in 0..3000 {
-        let n = rng.gen_range(4..=12);
-        let inst = random_board(n, &mut rng);
-        let expected = brute_force(&inst);
+    for _ in 0..rounds {
+        let (inst, expected) = draw(&mut rng);
         check(&inst, expected);
         if expected > 0 {
             with += 1;
@@ -108,34 +113,32 @@ fn small_blocked_boards_match_brute_force() {
             without += 1;
         }
     }
-    // Both answers are common, so neither side of the transition goes untested.
     assert!(
-        with >= 500 && without >= 500,
+        with >= least && without >= least,
         "{with} with, {without} without"
     );
 }
 
 #[test]
+fn small_blocked_boards_match_brute_force() {
+    check_both_answers(80, 3000, 500, |rng| {
+        let n = rng.gen_range(4..=12);
+        let inst = random_board(n, rng);
+        let expected = brute_force(&inst);
+        (inst, expected)
+    });
+}
+
+#[test]
 fn blocked_boards_up_to_20_match_a_bitmask_counter() {
-    let mut rng = ChaCha8Rng::seed_from_u64(81);
-    let (mut with, mut without) = (0, 0);
-    for _ in 0..300 {
+    check_both_answers(81, 300, 50, |rng| {
         let n = rng.gen_range(13..=20);
         // Close to the transition, where counts are small and proofs are not trivial.
         let m = n * n * rng.gen_range(55..=75) / 100;
-        let inst = blocked_board(n, m, 1, &mut rng);
+        let inst = blocked_board(n, m, 1, rng);
         let expected = bitmask_count(&inst);
-        check(&inst, expected);
-        if expected > 0 {
-            with += 1;
-        } else {
-            without += 1;
-        }
-    }
-    assert!(
-        with >= 50 && without >= 50,
-        "{with} with, {without} without"
-    );
+        (inst, expected)
+    });
 }
 
 #[test]
