@@ -59,14 +59,24 @@ fn records(path: &Path) -> usize {
         .saturating_sub(1)
 }
 
-/// Kills `nqueens count n --strategy strategy --checkpoint` at random moments, then lets it
-/// finish, and checks the count.
+/// Kills `nqueens count n --strategy strategy --checkpoint` ten times, then lets it finish,
+/// and checks the count.
+///
+/// The kills are driven by progress, not by the clock: each run is killed once the checkpoint
+/// holds a random number of further records, so a machine fast enough to finish the whole
+/// count between two clock-driven kills still gets killed mid-run. The first run is killed at
+/// a random moment of its first 20 ms instead, usually before any task is done.
 fn kill_and_resume(n: usize, strategy: &str, seed: u64) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ck");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let strategy_enum =
+        <nqueens::engine::Strategy as clap::ValueEnum>::from_str(strategy, true).unwrap();
+    let tasks = nqueens::engine::task_list(n, strategy_enum).unwrap().len();
     let mut progress = Vec::new();
-    for _ in 0..10 {
+    for round in 0..10 {
+        let before = if path.exists() { records(&path) } else { 0 };
+        let target = before + rng.gen_range(1..=(tasks / 12).max(1));
         let mut child = std::process::Command::cargo_bin("nqueens")
             .unwrap()
             .args(["count", &n.to_string(), "--strategy", strategy])
@@ -76,17 +86,23 @@ fn kill_and_resume(n: usize, strategy: &str, seed: u64) {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_millis(rng.gen_range(5..150)));
+        if round == 0 {
+            std::thread::sleep(Duration::from_millis(rng.gen_range(1..20)));
+        } else {
+            // Polls until the run has saved `target` records or ended on its own.
+            while child.try_wait().unwrap().is_none()
+                && !(path.exists() && records(&path) >= target)
+            {
+                std::thread::sleep(Duration::from_micros(500));
+            }
+        }
         // SIGKILL: no chance to clean up, as in a crash.
-        child.kill().unwrap();
+        child.kill().ok();
         child.wait().unwrap();
         if path.exists() {
             progress.push(records(&path));
         }
     }
-    let strategy_enum =
-        <nqueens::engine::Strategy as clap::ValueEnum>::from_str(strategy, true).unwrap();
-    let tasks = nqueens::engine::task_list(n, strategy_enum).unwrap().len();
     assert!(
         progress.iter().any(|&r| r > 0 && r < tasks),
         "some kill came in the middle of the {strategy} run: {progress:?} of {tasks}"

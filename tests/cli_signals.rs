@@ -80,7 +80,17 @@ fn a_stopped_count_resumes_to_the_exact_count() {
     let ck = dir.path().join("18.ck");
     let ck = ck.to_str().unwrap();
     let args = ["count", "18", "-j", "1", "--no-time", "--checkpoint", ck];
-    let (code, err, _) = stop(&args, Duration::from_millis(700), "-INT");
+    // The signal goes once the first task is saved, not after a fixed time: a fast machine
+    // could finish N = 18 before any fixed delay that a slow one needs.
+    let mut child = start(&args);
+    let saved =
+        |path: &str| std::fs::read_to_string(path).is_ok_and(|text| text.lines().count() > 1);
+    while child.try_wait().unwrap().is_none() && !saved(ck) {
+        std::thread::sleep(Duration::from_micros(500));
+    }
+    signal(&child, "-INT");
+    let out = child.wait_with_output().unwrap();
+    let (code, err) = (out.status.code(), String::from_utf8_lossy(&out.stderr));
     assert_eq!(code, Some(1), "the count should still be running: {err}");
     let resumed = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
         .args(args)
