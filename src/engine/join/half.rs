@@ -29,6 +29,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::sieve::{Kernel, PAIR_SLACK};
+
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Shape {
@@ -105,10 +107,10 @@ impl Shape {
         (1 << self.width) - 1
     }
 
-    /// The bits an [`Entry`] has when its placement attacks one of the middle row's columns in
+    /// The bits an entry ([`Shape::entry`]) has when its placement attacks one of the middle row's columns in
     /// `middle` (a mask; none for even `n`).
     #[inline(always)]
-    fn blocked(&self, middle: u32) -> u64 {
+    pub fn blocked(&self, middle: u32) -> u64 {
         if self.gap == 0 {
             return 0;
         }
@@ -119,8 +121,9 @@ impl Shape {
             | u64::from(middle >> (self.n - 1) & 1) << (self.bits() + 1)
     }
 
-    /// The middle row's columns attacked by a placement whose [`Entry`] bits are `e`.
-    #[inline(always)]
+    /// The middle row's columns attacked by a placement whose entry ([`Shape::entry`]) is `e`
+    /// (the tests' check of the entries; the join asks with [`Shape::blocked`]).
+    #[cfg(test)]
     fn attacks(&self, e: u64) -> u32 {
         if self.gap == 0 {
             return 0;
@@ -196,26 +199,24 @@ impl Keys {
     }
 }
 
-/// One placement in a quarter, ready to be paired with one in the other quarter: its share
-/// of the top half's word, and above it, for odd `n`, the two diagonals through the ends of
-/// the middle row that do not cross the cut (bit `bits()`: sum `h`, column 0; the next:
-/// difference `2n - h - 2`, column `n - 1`).
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry(u64);
-
-impl Entry {
-    fn new(shape: &Shape, sum: u64, diff: u64) -> Entry {
-        let (n, h) = (shape.n, shape.h);
+impl Shape {
+    /// The *entry* of a placement in a quarter whose queens occupy the diagonals `sum` and
+    /// `diff`: one `u64`, ready to be paired with one of the other quarter. It holds the
+    /// placement's share of the top half's word and above it, for odd `n`, the two diagonals
+    /// through the ends of the middle row that do not cross the cut (bit `bits()`: sum `h`,
+    /// column 0; the next: difference `2n - h - 2`, column `n - 1`).
+    fn entry(&self, sum: u64, diff: u64) -> u64 {
+        let (n, h) = (self.n, self.h);
         // Left queens have sums `0..=2h-2` and differences in `n-h..=n+h-2`, right queens sums
         // from `h` and differences from `n`: they can meet on sums `h..=2h-2` and differences
         // `n..=n+h-2`, all crossing diagonals but sum `h` for odd `n` (it ends in the middle
         // row), so that the entries themselves are the pair test's keys.
-        let edges = if shape.gap == 1 {
-            (sum >> h & 1) << shape.bits() | (diff >> (2 * n - h - 2) & 1) << (shape.bits() + 1)
+        let edges = if self.gap == 1 {
+            (sum >> h & 1) << self.bits() | (diff >> (2 * n - h - 2) & 1) << (self.bits() + 1)
         } else {
             0
         };
-        Entry(shape.word(sum, diff, Side::Top) | edges)
+        self.word(sum, diff, Side::Top) | edges
     }
 }
 
@@ -225,7 +226,7 @@ struct QuarterList {
     keys: Keys,
     /// Entries of key `k`: `start[k]..start[k + 1]` (over `u32::MAX` of them at `n = 26`).
     start: Vec<usize>,
-    entries: Vec<Entry>,
+    entries: Vec<u64>,
 }
 
 impl QuarterList {
@@ -243,11 +244,11 @@ impl QuarterList {
         for k in 1..start.len() {
             start[k] += start[k - 1];
         }
-        let mut entries = vec![Entry::default(); start[keys.len()]];
+        let mut entries = vec![0; start[keys.len()]];
         let mut next = start.clone();
         quarter_search(shape, lo, cols, stop, &mut |rows, used, sum, diff| {
             let key = keys.key(rows, used);
-            entries[next[key]] = Entry::new(shape, sum, diff);
+            entries[next[key]] = shape.entry(sum, diff);
             next[key] += 1;
         });
         (!stop.load(Ordering::Relaxed)).then_some(QuarterList {
@@ -259,7 +260,7 @@ impl QuarterList {
 
     /// The placements using exactly `rows` and the quarter's columns `cols` (relative).
     #[inline(always)]
-    fn get(&self, rows: u32, cols: u32) -> &[Entry] {
+    fn get(&self, rows: u32, cols: u32) -> &[u64] {
         let key = self.keys.key(rows, cols);
         &self.entries[self.start[key]..self.start[key + 1]]
     }
@@ -392,13 +393,13 @@ impl Quarters {
         })
     }
 
-    /// Bytes the lists of an `n` board occupy: an [`Entry`] per placement, and per quarter its
+    /// Bytes the lists of an `n` board occupy: an entry ([`Shape::entry`]) per placement, and per quarter its
     /// `start` table (`C(n, h)` keys) and its copy while it is being filled, and the key tables.
     pub fn bytes(shape: &Shape) -> u64 {
         // A quarter's (rows, columns) keys are as many as the halves' column sets.
         let start = 4 * (shape.column_sets() + 1) * std::mem::size_of::<usize>() as u64;
         let ranks = 2 * (4 << shape.h.max(shape.n - shape.h));
-        PLACEMENTS[shape.n] * std::mem::size_of::<Entry>() as u64 + start + ranks
+        PLACEMENTS[shape.n] * std::mem::size_of::<u64>() as u64 + start + ranks
     }
 
     /// The most placements of a half that use one set of columns, where they have been counted
@@ -411,7 +412,7 @@ impl Quarters {
     /// `cols` and attacks none of the middle row's columns in `middle` (a mask); stops and
     /// returns `false` once `out` holds more than `limit` words.
     #[inline(always)]
-    pub fn half_words(
+    pub fn half_words<K: Kernel>(
         &self,
         cols: u32,
         middle: u32,
@@ -420,40 +421,22 @@ impl Quarters {
         limit: usize,
     ) -> bool {
         let from = out.len();
-        let mask = self.shape.word_mask();
-        self.place(
-            cols,
-            middle,
-            out,
-            limit + 1,
-            |_| (),
-            |e, _, _| e & mask,
-            |_| false,
-        );
-        if side == Side::Bottom {
-            // Turned once listed, not for every pair tried.
-            for w in &mut out[from..] {
-                *w = self.shape.turn(*w, side);
-            }
+        self.place::<K>(cols, middle, out, limit + 1, |_| false);
+        // Trimmed and turned once listed, not for every pair tried.
+        let (shape, mask) = (self.shape, self.shape.word_mask());
+        for w in &mut out[from..] {
+            *w = shape.turn(*w & mask, side);
         }
         out.len() <= limit
     }
 
-    /// Appends to `out` the word of every top half that uses exactly the columns `cols`, with
-    /// the middle row's columns it attacks (bit `c`: a queen in the middle row's column `c`);
-    /// stops and returns `false` once `out` holds more than `limit` of them.
+    /// Appends to `out` the entry of every top half that uses exactly the columns `cols`: its
+    /// word, and above it the bits that tell which of the middle row's columns it attacks
+    /// (`entry & shape.blocked(columns) != 0`; trim it with `shape.word_mask()`); stops and
+    /// returns `false` once `out` holds more than `limit` of them.
     #[inline(always)]
-    pub fn top_words(&self, cols: u32, out: &mut Vec<(u64, u32)>, limit: usize) -> bool {
-        let (shape, mask) = (self.shape, self.shape.word_mask());
-        self.place(
-            cols,
-            0,
-            out,
-            limit + 1,
-            |e| shape.attacks(e),
-            |e, l, r| (e & mask, l | r),
-            |_| false,
-        );
+    pub fn top_entries<K: Kernel>(&self, cols: u32, out: &mut Vec<u64>, limit: usize) -> bool {
+        self.place::<K>(cols, 0, out, limit + 1, |_| false);
         out.len() <= limit
     }
 
@@ -461,45 +444,37 @@ impl Quarters {
     /// `cols` and attacks none of the middle row's columns in `middle` (a mask), holding only
     /// a few thousand at a time.
     #[inline(always)]
-    pub fn for_each_half(&self, cols: u32, middle: u32, side: Side, mut emit: impl FnMut(u64)) {
-        let shape = self.shape;
-        let mut batch = Vec::new();
-        let mut drain = |batch: &mut Vec<u64>| {
-            batch.drain(..).for_each(|w| emit(shape.turn(w, side)));
-            true
-        };
-        let mask = shape.word_mask();
-        self.place(
-            cols,
-            middle,
-            &mut batch,
-            4096,
-            |_| (),
-            |e, _, _| e & mask,
-            &mut drain,
-        );
-        drain(&mut batch);
-    }
-
-    /// Appends `make(entry, widen(left), widen(right))` to `out` for every placement of a half
-    /// (as the top half) that uses exactly the columns `cols` and attacks none of the middle
-    /// row's columns in `middle`, `entry` being the OR of its quarters' entries; whenever `out`
-    /// holds `batch` or more, calls `full(out)`, and stops if that returns `false`.
-    ///
-    /// `widen` runs once per entry and row set, not once per pair: the middle-row attacks
-    /// that the entries keep folded into their word had cost 2% at `n = 19` when unfolded for
-    /// every pair tried.
-    #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn place<T, X: Copy>(
+    pub fn for_each_half<K: Kernel>(
         &self,
         cols: u32,
         middle: u32,
-        out: &mut Vec<T>,
+        side: Side,
+        mut emit: impl FnMut(u64),
+    ) {
+        let (shape, mask) = (self.shape, self.shape.word_mask());
+        let mut batch = Vec::new();
+        let mut drain = |batch: &mut Vec<u64>| {
+            batch
+                .drain(..)
+                .for_each(|w| emit(shape.turn(w & mask, side)));
+            true
+        };
+        self.place::<K>(cols, middle, &mut batch, 4096, &mut drain);
+        drain(&mut batch);
+    }
+
+    /// Appends to `out` the entry of every placement of a half (as the top half) that uses
+    /// exactly the columns `cols` and attacks none of the middle row's columns in `middle`:
+    /// the OR of its quarters' entries. Whenever `out` holds `batch` or more, calls
+    /// `full(out)`, and stops if that returns `false`.
+    #[inline(always)]
+    fn place<K: Kernel>(
+        &self,
+        cols: u32,
+        middle: u32,
+        out: &mut Vec<u64>,
         batch: usize,
-        widen: impl Fn(u64) -> X,
-        make: impl Fn(u64, X, X) -> T,
-        mut full: impl FnMut(&mut Vec<T>) -> bool,
+        mut full: impl FnMut(&mut Vec<u64>) -> bool,
     ) {
         let h = self.shape.h;
         let all_rows = (1u32 << h) - 1;
@@ -508,31 +483,20 @@ impl Quarters {
         let k = left_cols.count_ones() as usize;
         // A right placement attacking the middle queen fails the pair test.
         let blocked = self.shape.blocked(middle);
-        let mut wide = Vec::new();
         for rows in Combinations::new(h, k) {
             let lefts = self.left.get(rows, left_cols);
             if lefts.is_empty() {
                 continue;
             }
             let rights = self.right.get(all_rows ^ rows, right_cols);
-            wide.clear();
-            wide.extend(rights.iter().map(|r| widen(r.0)));
-            for l in lefts {
-                if l.0 & blocked != 0 {
+            for &l in lefts {
+                if l & blocked != 0 {
                     continue;
                 }
-                let (key, lx) = (l.0 | blocked, widen(l.0));
-                // Every pair is written and kept by moving the end: about half pass, and a
-                // branch would be mispredicted half the time.
-                out.reserve(rights.len());
-                let spare = out.spare_capacity_mut();
-                let mut end = 0;
-                for (r, &rx) in rights.iter().zip(&wide) {
-                    // In bounds: `end` is at most the index of `r`.
-                    spare[end].write(make(l.0 | r.0, lx, rx));
-                    end += usize::from(key & r.0 == 0);
-                }
-                // SAFETY: the first `end` spare slots have just been written.
+                out.reserve(rights.len() + PAIR_SLACK);
+                let spare = &mut out.spare_capacity_mut()[..rights.len() + PAIR_SLACK];
+                let end = K::pair_up(l, l | blocked, rights, spare);
+                // SAFETY: `pair_up` has written the first `end` spare slots.
                 unsafe { out.set_len(out.len() + end) };
                 if out.len() >= batch && !full(out) {
                     return;
@@ -608,7 +572,11 @@ mod most_words {
             let most = Combinations::new(n, shape.h)
                 .map(|cols| {
                     out.clear();
-                    assert!(lists.top_words(cols, &mut out, usize::MAX - 1));
+                    assert!(lists.top_entries::<super::super::sieve::Portable>(
+                        cols,
+                        &mut out,
+                        usize::MAX - 1
+                    ));
                     out.len() as u64
                 })
                 .max();
@@ -679,12 +647,12 @@ mod entries {
             .fold(0, |mask, c| mask | 1 << c)
     }
 
-    fn entry(shape: &Shape, queens: &[(usize, usize)]) -> Entry {
+    fn entry(shape: &Shape, queens: &[(usize, usize)]) -> u64 {
         let sum = queens.iter().fold(0, |m, &(r, c)| m | 1 << (r + c));
         let diff = queens
             .iter()
             .fold(0, |m, &(r, c)| m | 1 << (c + shape.n - 1 - r));
-        Entry::new(shape, sum, diff)
+        shape.entry(sum, diff)
     }
 
     fn rows_and_cols(queens: &[(usize, usize)], lo: usize) -> (u32, u32) {
@@ -706,7 +674,7 @@ mod entries {
             for (lo, cols, list) in quarters {
                 let mut expected = Vec::new();
                 for queens in brute_force(&shape, lo, cols) {
-                    let e = entry(&shape, &queens).0;
+                    let e = entry(&shape, &queens);
                     assert_eq!(
                         e & shape.word_mask(),
                         word(&shape, &queens),
@@ -725,7 +693,7 @@ mod entries {
                 let mut listed = Vec::new();
                 for rows in 0..1u32 << shape.h {
                     for used in Combinations::new(cols, rows.count_ones() as usize) {
-                        listed.extend(list.get(rows, used).iter().map(|e| (rows, used, e.0)));
+                        listed.extend(list.get(rows, used).iter().map(|&e| (rows, used, e)));
                     }
                 }
                 expected.sort_unstable();
@@ -747,17 +715,17 @@ mod entries {
             };
             for l in &lefts {
                 let (rows, _) = rows_and_cols(l, 0);
-                let e = entry(&shape, l).0;
+                let e = entry(&shape, l);
                 for r in rights
                     .iter()
                     .filter(|r| rows_and_cols(r, shape.h).0 & rows == 0)
                 {
-                    let pass = e & entry(&shape, r).0 == 0;
+                    let pass = e & entry(&shape, r) == 0;
                     assert_eq!(pass, !meet(l, r), "n={n} {l:?} {r:?}");
                 }
             }
             for queens in lefts.iter().chain(&rights) {
-                let e = entry(&shape, queens).0;
+                let e = entry(&shape, queens);
                 for c in 0..n {
                     let hit = e & shape.blocked(1 << c) != 0;
                     assert_eq!(hit, attacks(&shape, queens) & 1 << c != 0, "n={n} c={c}");

@@ -346,7 +346,7 @@ fn count_main_portable<K: Kernel, const L: usize>(
     let mut bottoms = std::mem::take(&mut scratch.bottom_words);
     tops.clear();
     // More than `chunk` top words: each join lists them again, `chunk` at a time.
-    let held = quarters.top_words(cols, &mut tops, chunk);
+    let held = quarters.top_entries::<K>(cols, &mut tops, chunk);
     scratch.clock.lap(Stage::Listing);
     let mut total = 0;
     for (mid, weight) in joins(shape, cols) {
@@ -354,8 +354,11 @@ fn count_main_portable<K: Kernel, const L: usize>(
             break;
         }
         let taken = if shape.gap == 1 { 1 << mid } else { 0 };
-        // The middle queen's column, as a mask of the middle row's columns.
+        // The middle queen's column, as a mask of the middle row's columns, and the bits of
+        // the top entries that attack it.
         let middle = taken;
+        let blocked = shape.blocked(middle);
+        let mask = shape.word_mask();
         let top = Listed {
             quarters,
             cols,
@@ -374,15 +377,15 @@ fn count_main_portable<K: Kernel, const L: usize>(
             // free, so a branch would be mispredicted often, on every word of every join.
             words.resize(tops.len(), 0);
             let mut end = 0;
-            for &(word, attacks) in &tops {
-                words[end] = word;
-                end += usize::from(attacks & taken == 0);
+            for &entry in &tops {
+                words[end] = entry & mask;
+                end += usize::from(entry & blocked == 0);
             }
             words.truncate(end);
         }
         bottoms.clear();
         let bottoms_held =
-            quarters.half_words(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
+            quarters.half_words::<K>(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
         scratch.clock.lap(Stage::Listing);
         scratch.clock.times.words += (words.len() + bottoms.len()) as u64;
         let twice = match (held, bottoms_held) {
@@ -509,7 +512,7 @@ fn term<K: Kernel, const L: usize>(
             batch.clear();
         };
         batch.clear();
-        queries.each(|q| {
+        queries.each::<K>(|q| {
             batch.push(q);
             if batch.len() == chunk {
                 ask(batch);
@@ -519,7 +522,7 @@ fn term<K: Kernel, const L: usize>(
         held.clear();
     };
     stored_words.clear();
-    stored.each(|s| {
+    stored.each::<K>(|s| {
         if s & long == 0 {
             stored_words.push(s);
             if stored_words.len() == chunk {
@@ -537,8 +540,8 @@ fn term<K: Kernel, const L: usize>(
 /// groups have `L` lanes.
 #[derive(Default)]
 struct Scratch<const L: usize> {
-    /// A task's top words, with the middle columns they attack.
-    tops: Vec<(u64, u32)>,
+    /// A task's top entries: words, with the bits that tell the middle columns they attack.
+    tops: Vec<u64>,
     /// The top words of one join, and its bottom words.
     top_words: Vec<u64>,
     bottom_words: Vec<u64>,
@@ -558,8 +561,7 @@ impl<const L: usize> Scratch<L> {
     /// ([`sieve::bytes`] has those): `tops`, `top_words`, `bottom_words`, `stored_words` and
     /// `batch` each hold at most one entry per word. Stated here, beside the fields, so that
     /// the memory estimate follows them.
-    const BYTES_PER_WORD: u64 =
-        (std::mem::size_of::<(u64, u32)>() + 4 * std::mem::size_of::<u64>()) as u64;
+    const BYTES_PER_WORD: u64 = (5 * std::mem::size_of::<u64>()) as u64;
 }
 
 thread_local! {
@@ -572,13 +574,13 @@ thread_local! {
 
 /// A list of half-board words: held in memory, or listed again each time it is read.
 trait Source {
-    /// Calls `f` with every word.
-    fn each(&self, f: impl FnMut(u64));
+    /// Calls `f` with every word (listed with `K`'s loops, where they are listed).
+    fn each<K: Kernel>(&self, f: impl FnMut(u64));
 }
 
 impl Source for [u64] {
     #[inline(always)]
-    fn each(&self, mut f: impl FnMut(u64)) {
+    fn each<K: Kernel>(&self, mut f: impl FnMut(u64)) {
         for &w in self {
             f(w);
         }
@@ -595,9 +597,9 @@ struct Listed<'a> {
 
 impl Source for Listed<'_> {
     #[inline(always)]
-    fn each(&self, f: impl FnMut(u64)) {
+    fn each<K: Kernel>(&self, f: impl FnMut(u64)) {
         self.quarters
-            .for_each_half(self.cols, self.middle, self.side, f);
+            .for_each_half::<K>(self.cols, self.middle, self.side, f);
     }
 }
 

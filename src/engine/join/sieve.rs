@@ -354,11 +354,37 @@ fn fill_group<const L: usize>(rows: &mut [Row<L>], block: &[u64], chunks: usize)
     }
 }
 
-/// The two steps of the join that some CPUs have faster instructions for, as a type, so that
-/// the loops around them are compiled once per instruction set.
+/// Spare slots past the end that [`Kernel::pair_up`] may write (and leave unused): a whole
+/// vector of 8 words may be stored from the last kept position.
+pub(super) const PAIR_SLACK: usize = 8;
+
+/// The three steps of the join that some CPUs have faster instructions for, as a type, so
+/// that the loops around them are compiled once per instruction set.
 pub(super) trait Kernel {
     /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
     fn gather(x: u64, mask: u64) -> u64;
+
+    /// Writes `left | r` to the front of `out` for every `r` of `rights` with `key & r == 0`,
+    /// in order, and returns how many it wrote. `out` must have `rights.len() + PAIR_SLACK`
+    /// slots; those past the returned count may be written too, with anything.
+    #[inline(always)]
+    fn pair_up(
+        left: u64,
+        key: u64,
+        rights: &[u64],
+        out: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        let out = &mut out[..rights.len()];
+        let mut end = 0;
+        // Every pair is written and kept by moving the end: about half pass, and a branch
+        // would be mispredicted half the time.
+        for &r in rights {
+            // In bounds: `end` is at most the index of `r`.
+            out[end].write(left | r);
+            end += usize::from(key & r == 0);
+        }
+        end
+    }
 
     /// The number of pairs (stored word of the group, query) that are disjoint: for each query
     /// the AND of one row per chunk (`C` chunks of `ROWS` rows), counted.
@@ -428,6 +454,19 @@ impl Kernel for Avx512 {
     }
 
     #[inline(always)]
+    fn pair_up(
+        left: u64,
+        key: u64,
+        rights: &[u64],
+        out: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        assert!(out.len() >= rights.len() + PAIR_SLACK);
+        // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
+        // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
+        unsafe { pair_up_avx512(left, key, rights, out.as_mut_ptr().cast()) }
+    }
+
+    #[inline(always)]
     fn disjoint<const L: usize, const C: usize>(group: &[Row<L>], queries: &[u64]) -> u64 {
         assert!(L == WIDE && group.len() >= C * ROWS);
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
@@ -471,6 +510,36 @@ unsafe fn disjoint_avx512<const C: usize>(
         found = _mm512_add_epi64(found, _mm512_popcnt_epi64(acc));
     }
     _mm512_reduce_add_epi64(found) as u64
+}
+
+/// [`Kernel::pair_up`] 8 rights at a time: one AND-test gives the mask of those kept, and
+/// `vpcompressq` packs their ORs to the front of a register, stored whole at the end so far.
+///
+/// # Safety
+/// The CPU must have AVX-512F, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+#[inline]
+unsafe fn pair_up_avx512(left: u64, key: u64, rights: &[u64], out: *mut u64) -> usize {
+    use std::arch::x86_64::*;
+    let (left, key) = (
+        _mm512_set1_epi64(left as i64),
+        _mm512_set1_epi64(key as i64),
+    );
+    let mut end = 0;
+    for chunk in rights.chunks(8) {
+        // The last chunk may be short: its missing lanes are neither read nor kept.
+        let lanes = ((1u16 << chunk.len()) - 1) as u8;
+        // SAFETY: the mask reads only the chunk's own words.
+        let r = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
+        let kept = _mm512_mask_testn_epi64_mask(lanes, r, key);
+        let packed = _mm512_maskz_compress_epi64(kept, _mm512_or_si512(r, left));
+        // SAFETY: `end` is at most the number of rights before this chunk, so the 8 words
+        // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
+        unsafe { _mm512_storeu_si512(out.add(end).cast(), packed) };
+        end += kept.count_ones() as usize;
+    }
+    end
 }
 
 /// Transposes a 64×64 bit matrix in place: bit `i` of `m[k]` goes to bit `k` of `m[i]`.
@@ -586,6 +655,44 @@ mod tests {
                 slow,
                 "{len} words of {bits} bits, {L} lanes"
             );
+        }
+    }
+
+    #[test]
+    fn pair_up_keeps_the_rights_that_avoid_the_key() {
+        fn check<K: Kernel>(left: u64, key: u64, rights: &[u64]) {
+            let slow: Vec<u64> = rights
+                .iter()
+                .filter(|&&r| r & key == 0)
+                .map(|&r| left | r)
+                .collect();
+            let mut out = vec![std::mem::MaybeUninit::new(0); rights.len() + PAIR_SLACK];
+            let end = K::pair_up(left, key, rights, &mut out);
+            // SAFETY: `pair_up` wrote the first `end` slots (all were initialised anyway).
+            let fast: Vec<u64> = out[..end]
+                .iter()
+                .map(|w| unsafe { w.assume_init() })
+                .collect();
+            assert_eq!(fast, slow, "{} rights", rights.len());
+        }
+        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x & x >> 3
+        };
+        // Every length of a last short chunk, and keys that keep none, some or all.
+        for len in 0..=41 {
+            let rights: Vec<u64> = (0..len).map(|_| next()).collect();
+            for key in [0, !0, next(), next() & next()] {
+                let left = next();
+                check::<Portable>(left, key, &rights);
+                #[cfg(target_arch = "x86_64")]
+                if super::super::isa::Avx512::detect().is_some() {
+                    check::<Avx512>(left, key, &rights);
+                }
+            }
         }
     }
 
