@@ -89,17 +89,17 @@ fn frequencies(words: &[u64]) -> [u32; 64] {
     let mut f = [0u32; 64];
     let mut sample = words.iter().step_by(words.len().div_ceil(SAMPLE).max(1));
     loop {
-        let mut m = [0u64; 64];
+        let mut m = [[0u64; 1]; 64];
         let mut filled = 0;
         for (x, &w) in m.iter_mut().zip(&mut sample) {
-            *x = w;
+            *x = [w];
             filled += 1;
         }
         if filled == 0 {
             return f;
         }
         transpose64(&mut m);
-        for (count, row) in f.iter_mut().zip(m) {
+        for (count, [row]) in f.iter_mut().zip(m) {
             *count += row.count_ones();
         }
     }
@@ -322,16 +322,12 @@ impl<const L: usize> Sieve<L> {
 #[inline(always)]
 fn fill_group<const L: usize>(rows: &mut [Row<L>], block: &[u64], chunks: usize) {
     // Per bit position, the words lacking it, lane by lane (64 words per lane).
+    // Word `i` of lane `l` is `lacking[i][l]` until the lanes are transposed together.
     let mut lacking = [[0u64; L]; 64];
     let mut valid = [0u64; L];
     for (lane, words) in block.chunks(64).enumerate() {
-        let mut m = [0u64; 64];
-        for (x, &w) in m.iter_mut().zip(words) {
-            *x = !w;
-        }
-        transpose64(&mut m);
-        for (j, &bits) in m.iter().enumerate() {
-            lacking[j][lane] = bits;
+        for (i, &w) in words.iter().enumerate() {
+            lacking[i][lane] = !w;
         }
         valid[lane] = if words.len() == 64 {
             !0
@@ -339,6 +335,7 @@ fn fill_group<const L: usize>(rows: &mut [Row<L>], block: &[u64], chunks: usize)
             (1 << words.len()) - 1
         };
     }
+    transpose64(&mut lacking);
     // Pattern `s` of a chunk: the row of `s` without its lowest bit, ANDed with that bit's.
     // Padding words are cleared from every row, so they never count.
     for (c, chunk) in rows.chunks_exact_mut(ROWS).take(chunks).enumerate() {
@@ -542,21 +539,25 @@ unsafe fn pair_up_avx512(left: u64, key: u64, rights: &[u64], out: *mut u64) -> 
     end
 }
 
-/// Transposes a 64×64 bit matrix in place: bit `i` of `m[k]` goes to bit `k` of `m[i]`.
+/// Transposes `L` 64×64 bit matrices in place, lane by lane: bit `i` of `m[k][l]` goes to
+/// bit `k` of `m[i][l]`.
 ///
 /// Swaps ever smaller off-diagonal blocks (32×32, then 16×16, ...), each with a few word
-/// operations: 6 rounds of 32 swaps instead of 4096 single-bit moves.
+/// operations: 6 rounds of 32 swaps instead of 4096 single-bit moves. The lanes go through
+/// the same steps, so a group's 4 or 8 lanes are one vector register each step.
 #[inline(always)]
-fn transpose64(m: &mut [u64; 64]) {
+fn transpose64<const L: usize>(m: &mut [[u64; L]; 64]) {
     let mut width = 32;
     let mut mask: u64 = 0x0000_0000_ffff_ffff;
     while width != 0 {
         let mut k = 0;
         while k < 64 {
             // Rows k and k + width exchange their high and low `width`-bit blocks.
-            let t = ((m[k] >> width) ^ m[k + width]) & mask;
-            m[k] ^= t << width;
-            m[k + width] ^= t;
+            for l in 0..L {
+                let t = ((m[k][l] >> width) ^ m[k + width][l]) & mask;
+                m[k][l] ^= t << width;
+                m[k + width][l] ^= t;
+            }
             k = (k + width + 1) & !width;
         }
         width >>= 1;
@@ -570,9 +571,9 @@ mod tests {
 
     #[test]
     fn transpose_moves_every_bit() {
-        let mut m = [0u64; 64];
+        let mut m = [[0u64; 3]; 64];
         let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for w in m.iter_mut() {
+        for w in m.iter_mut().flatten() {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
@@ -580,9 +581,11 @@ mod tests {
         }
         let original = m;
         transpose64(&mut m);
-        for (k, row) in original.iter().enumerate() {
-            for (i, column) in m.iter().enumerate() {
-                assert_eq!(row >> i & 1, column >> k & 1, "bit {i} of row {k}");
+        for l in 0..3 {
+            for (k, row) in original.iter().enumerate() {
+                for (i, column) in m.iter().enumerate() {
+                    assert_eq!(row[l] >> i & 1, column[l] >> k & 1, "bit {i} of row {k}");
+                }
             }
         }
     }
