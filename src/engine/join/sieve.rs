@@ -553,10 +553,11 @@ fn transpose64<const L: usize>(m: &mut [[u64; L]; 64]) {
         let mut k = 0;
         while k < 64 {
             // Rows k and k + width exchange their high and low `width`-bit blocks.
-            for l in 0..L {
-                let t = ((m[k][l] >> width) ^ m[k + width][l]) & mask;
-                m[k][l] ^= t << width;
-                m[k + width][l] ^= t;
+            let (low, high) = m.split_at_mut(k + width);
+            for (a, b) in low[k].iter_mut().zip(&mut high[0]) {
+                let t = ((*a >> width) ^ *b) & mask;
+                *a ^= t << width;
+                *b ^= t;
             }
             k = (k + width + 1) & !width;
         }
