@@ -435,6 +435,79 @@ impl Kernel for Bmi2 {
         // checked for it.
         unsafe { std::arch::x86_64::_pext_u64(x, mask) }
     }
+
+    #[inline(always)]
+    fn pair_up(
+        left: u64,
+        key: u64,
+        rights: &[u64],
+        out: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        assert!(out.len() >= rights.len() + PAIR_SLACK);
+        // SAFETY: `Bmi2` is only used by code compiled for AVX2, chosen after the CPU was
+        // checked for it; `out` has the slots `pair_up_avx2` may write.
+        unsafe { pair_up_avx2(left, key, rights, out.as_mut_ptr().cast()) }
+    }
+}
+
+/// For each mask of 4 kept lanes, the 32-bit halves of those lanes moved to the front, in
+/// order (the rest: anything), for `vpermd`.
+#[cfg(target_arch = "x86_64")]
+const PACK4: [[u32; 8]; 16] = {
+    let mut table = [[0u32; 8]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let (mut lane, mut to) = (0, 0);
+        while lane < 4 {
+            if mask >> lane & 1 == 1 {
+                table[mask][to] = 2 * lane as u32;
+                table[mask][to + 1] = 2 * lane as u32 + 1;
+                to += 2;
+            }
+            lane += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// [`Kernel::pair_up`] 4 rights at a time with AVX2: one compare gives the mask of those kept,
+/// and a `vpermd` by a table row packs their ORs to the front of a register, stored whole at
+/// the end so far; the last few rights one by one.
+///
+/// # Safety
+/// The CPU must have AVX2, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt")]
+#[inline]
+unsafe fn pair_up_avx2(left: u64, key: u64, rights: &[u64], out: *mut u64) -> usize {
+    use std::arch::x86_64::*;
+    let (wide_left, wide_key) = (
+        _mm256_set1_epi64x(left as i64),
+        _mm256_set1_epi64x(key as i64),
+    );
+    let mut end = 0;
+    let chunks = rights.chunks_exact(4);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        // SAFETY: the chunk holds 4 words.
+        let r = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
+        let clear = _mm256_cmpeq_epi64(_mm256_and_si256(r, wide_key), _mm256_setzero_si256());
+        let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
+        // SAFETY: `kept` is below 16, a row of the table of 8 indices.
+        let order = unsafe { _mm256_loadu_si256(PACK4[kept].as_ptr().cast()) };
+        let packed = _mm256_permutevar8x32_epi32(_mm256_or_si256(r, wide_left), order);
+        // SAFETY: `end` is at most the number of rights before this chunk, so the 4 words
+        // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
+        unsafe { _mm256_storeu_si256(out.add(end).cast(), packed) };
+        end += kept.count_ones() as usize;
+    }
+    for &r in rest {
+        // SAFETY: as above, `end` is at most the index of `r`.
+        unsafe { out.add(end).write(left | r) };
+        end += usize::from(key & r == 0);
+    }
+    end
 }
 
 /// `pext`, and groups of 8 lanes counted with AVX-512 instructions written out: left to
@@ -692,6 +765,10 @@ mod tests {
             for key in [0, !0, next(), next() & next()] {
                 let left = next();
                 check::<Portable>(left, key, &rights);
+                #[cfg(target_arch = "x86_64")]
+                if super::super::isa::Avx2::detect().is_some() {
+                    check::<Bmi2>(left, key, &rights);
+                }
                 #[cfg(target_arch = "x86_64")]
                 if super::super::isa::Avx512::detect().is_some() {
                     check::<Avx512>(left, key, &rights);
