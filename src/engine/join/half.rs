@@ -662,7 +662,7 @@ mod entries {
     }
 
     #[test]
-    fn entries_widen_to_the_words_and_attacks_of_their_queens() {
+    fn entries_hold_the_words_and_attacks_of_their_queens() {
         let never = AtomicBool::new(false);
         for n in 4..=14 {
             let shape = Shape::new(n);
