@@ -296,17 +296,24 @@ fn quarter_search(
         }
         // The row may stay empty: its queen is in the other quarter.
         go(shape, lo, cols, row + 1, used, stop, visit);
-        for c in 0..cols {
-            let (sum, diff) = (1u64 << (row + lo + c), 1u64 << (lo + c + shape.n - 1 - row));
-            if used.1 & 1 << c == 0 && used.2 & sum == 0 && used.3 & diff == 0 {
-                let next = (
-                    used.0 | 1 << row,
-                    used.1 | 1 << c,
-                    used.2 | sum,
-                    used.3 | diff,
-                );
-                go(shape, lo, cols, row + 1, next, stop, visit);
-            }
+        // Column `c` of this row lies on sum diagonal `row + lo + c` and difference diagonal
+        // `lo + c + n - 1 - row`: shifted down by those offsets, the diagonals taken line up
+        // with the columns, and the free squares are one mask, visited bit by bit.
+        let (sum_at, diff_at) = (row + lo, lo + shape.n - 1 - row);
+        let mut free = ((1u32 << cols) - 1)
+            & !used.1
+            & !((used.2 >> sum_at) as u32)
+            & !((used.3 >> diff_at) as u32);
+        while free != 0 {
+            let c = free.trailing_zeros() as usize;
+            free &= free - 1;
+            let next = (
+                used.0 | 1 << row,
+                used.1 | 1 << c,
+                used.2 | 1 << (sum_at + c),
+                used.3 | 1 << (diff_at + c),
+            );
+            go(shape, lo, cols, row + 1, next, stop, visit);
         }
     }
     go(shape, lo, cols, 0, (0, 0, 0, 0), stop, visit);
