@@ -29,7 +29,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::sieve::{Kernel, PAIR_SLACK};
+use super::kernel::{Kernel, PAIR_SLACK};
 
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]
@@ -579,7 +579,7 @@ mod most_words {
             let most = Combinations::new(n, shape.h)
                 .map(|cols| {
                     out.clear();
-                    assert!(lists.top_entries::<super::super::sieve::Portable>(
+                    assert!(lists.top_entries::<super::super::kernel::Portable>(
                         cols,
                         &mut out,
                         usize::MAX - 1

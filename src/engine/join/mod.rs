@@ -44,6 +44,7 @@
 //! [`JoinTasks::memory_bytes`] adds these up before anything is allocated.
 
 mod half;
+mod kernel;
 mod sieve;
 mod stages;
 
@@ -51,7 +52,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use half::{Combinations, Quarters, Shape, Side};
-use sieve::{Classes, Kernel, Sieve};
+use kernel::Kernel;
+use sieve::{Classes, Sieve};
 pub use stages::StageTimes;
 use stages::{Clock, Stage};
 
@@ -290,7 +292,7 @@ impl JoinTasks {
                 unsafe { count_main_avx2(cpu, self, quarters, cols, scratch, stop) }
             }),
             Loops::Portable => NARROW_SCRATCH.with_borrow_mut(|scratch| {
-                count_main_portable::<sieve::Portable, { sieve::NARROW }>(
+                count_main_portable::<kernel::Portable, { sieve::NARROW }>(
                     self, quarters, cols, scratch, stop,
                 )
             }),
@@ -310,7 +312,7 @@ fn count_main_avx2(
     scratch: &mut Scratch<{ sieve::NARROW }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<sieve::Bmi2, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
+    count_main_portable::<kernel::Bmi2, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count compiled for AVX-512: a sieve row of 8 lanes is one register, three
@@ -325,7 +327,7 @@ fn count_main_avx512(
     scratch: &mut Scratch<{ sieve::WIDE }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<sieve::Avx512, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
+    count_main_portable::<kernel::Avx512, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count: the top half is listed once (with the middle columns each placement
@@ -761,14 +763,14 @@ mod tests {
         for n in 4..=15 {
             for chunk in [CHUNK, 7] {
                 // The portable loops with groups of 256 words are the reference.
-                let reference = per_task::<sieve::Portable, { sieve::NARROW }>(n, chunk, true);
+                let reference = per_task::<kernel::Portable, { sieve::NARROW }>(n, chunk, true);
                 let reference = reference.unwrap();
                 let total: u64 = reference.iter().sum();
                 assert_eq!(
                     Some(u128::from(total)),
                     crate::reference::published(n).map(|p| p.0)
                 );
-                let wide = per_task::<sieve::Portable, { sieve::WIDE }>(n, chunk, true);
+                let wide = per_task::<kernel::Portable, { sieve::WIDE }>(n, chunk, true);
                 assert_eq!(
                     wide.as_ref(),
                     Some(&reference),
@@ -777,10 +779,10 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 {
                     let avx2 = isa::Avx2::detect().is_some();
-                    let avx2 = per_task::<sieve::Bmi2, { sieve::NARROW }>(n, chunk, avx2);
+                    let avx2 = per_task::<kernel::Bmi2, { sieve::NARROW }>(n, chunk, avx2);
                     assert!(avx2.is_none_or(|a| a == reference), "n = {n}, AVX2");
                     let avx512 = isa::Avx512::detect().is_some();
-                    let avx512 = per_task::<sieve::Avx512, { sieve::WIDE }>(n, chunk, avx512);
+                    let avx512 = per_task::<kernel::Avx512, { sieve::WIDE }>(n, chunk, avx512);
                     assert!(avx512.is_none_or(|a| a == reference), "n = {n}, AVX-512");
                 }
             }

@@ -23,15 +23,17 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use super::kernel::Kernel;
+
 /// 64-bit lanes per group where the widest vectors are AVX2's: 4 fill one register.
 pub(super) const NARROW: usize = 4;
 /// 64-bit lanes per group with AVX-512: 8 fill one register, which also counts its bits
 /// (`vpopcntq`) and ANDs three rows in one instruction (`vpternlogq`).
 pub(super) const WIDE: usize = 8;
 /// Bit positions per chunk of pre-ANDed rows (5 and 7 measured slower at `n = 17, 18`).
-const SPAN: usize = 6;
+pub(super) const SPAN: usize = 6;
 /// Rows per chunk: one per pattern of its bits.
-const ROWS: usize = 1 << SPAN;
+pub(super) const ROWS: usize = 1 << SPAN;
 /// The most chunks: words have at most 64 bits.
 const MAX_CHUNKS: usize = 64usize.div_ceil(SPAN);
 /// The most cut bits (so at most 256 buckets).
@@ -49,7 +51,7 @@ const MAX_DOUBLING: usize = 2;
 const WEIGHTS: usize = MAX_DOUBLING + 1;
 
 /// One row: one bit per word of a group of `L` lanes.
-type Row<const L: usize> = [u64; L];
+pub(super) type Row<const L: usize> = [u64; L];
 
 /// The rows' storage: 64-byte blocks aligned to a cache line, so that no row of 4 or 8 lanes
 /// straddles two lines (a vector load that does costs two).
@@ -351,267 +353,6 @@ fn fill_group<const L: usize>(rows: &mut [Row<L>], block: &[u64], chunks: usize)
     }
 }
 
-/// Spare slots past the end that [`Kernel::pair_up`] may write (and leave unused): a whole
-/// vector of 8 words may be stored from the last kept position.
-pub(super) const PAIR_SLACK: usize = 8;
-
-/// The three steps of the join that some CPUs have faster instructions for, as a type, so
-/// that the loops around them are compiled once per instruction set.
-pub(super) trait Kernel {
-    /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
-    fn gather(x: u64, mask: u64) -> u64;
-
-    /// Writes `left | r` to the front of `out` for every `r` of `rights` with `key & r == 0`,
-    /// in order, and returns how many it wrote. `out` must have `rights.len() + PAIR_SLACK`
-    /// slots; those past the returned count may be written too, with anything.
-    #[inline(always)]
-    fn pair_up(
-        left: u64,
-        key: u64,
-        rights: &[u64],
-        out: &mut [std::mem::MaybeUninit<u64>],
-    ) -> usize {
-        let out = &mut out[..rights.len()];
-        let mut end = 0;
-        // Every pair is written and kept by moving the end: about half pass, and a branch
-        // would be mispredicted half the time.
-        for &r in rights {
-            // In bounds: `end` is at most the index of `r`.
-            out[end].write(left | r);
-            end += usize::from(key & r == 0);
-        }
-        end
-    }
-
-    /// The number of pairs (stored word of the group, query) that are disjoint: for each query
-    /// the AND of one row per chunk (`C` chunks of `ROWS` rows), counted.
-    #[inline(always)]
-    fn disjoint<const L: usize, const C: usize>(group: &[Row<L>], queries: &[u64]) -> u64 {
-        // Per-lane sums, added up once per class: no horizontal add per query.
-        let mut found = [0u64; L];
-        for &q in queries {
-            let mut acc = group[q as usize % ROWS];
-            for c in 1..C {
-                let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
-                for l in 0..L {
-                    acc[l] &= row[l];
-                }
-            }
-            for l in 0..L {
-                found[l] += u64::from(acc[l].count_ones());
-            }
-        }
-        found.iter().sum()
-    }
-}
-
-/// Any CPU: `pext` in software, one step per bit of the mask, and the lanes as plain arrays.
-pub(super) struct Portable;
-
-impl Kernel for Portable {
-    #[inline(always)]
-    fn gather(x: u64, mask: u64) -> u64 {
-        let (mut out, mut m, mut bit) = (0, mask, 0);
-        while m != 0 {
-            let low = m & m.wrapping_neg();
-            out |= u64::from(x & low != 0) << bit;
-            bit += 1;
-            m ^= low;
-        }
-        out
-    }
-}
-
-/// BMI2's `pext`; the lanes are left to the compiler, which makes one AVX2 register of 4.
-/// Only for code compiled for BMI2 and AVX2, chosen after the CPU was checked for them.
-#[cfg(target_arch = "x86_64")]
-pub(super) struct Bmi2;
-
-#[cfg(target_arch = "x86_64")]
-impl Kernel for Bmi2 {
-    #[inline(always)]
-    fn gather(x: u64, mask: u64) -> u64 {
-        // SAFETY: `Bmi2` is only used by code compiled for BMI2, chosen after the CPU was
-        // checked for it.
-        unsafe { std::arch::x86_64::_pext_u64(x, mask) }
-    }
-
-    #[inline(always)]
-    fn pair_up(
-        left: u64,
-        key: u64,
-        rights: &[u64],
-        out: &mut [std::mem::MaybeUninit<u64>],
-    ) -> usize {
-        assert!(out.len() >= rights.len() + PAIR_SLACK);
-        // SAFETY: `Bmi2` is only used by code compiled for AVX2, chosen after the CPU was
-        // checked for it; `out` has the slots `pair_up_avx2` may write.
-        unsafe { pair_up_avx2(left, key, rights, out.as_mut_ptr().cast()) }
-    }
-}
-
-/// For each mask of 4 kept lanes, the 32-bit halves of those lanes moved to the front, in
-/// order (the rest: anything), for `vpermd`.
-#[cfg(target_arch = "x86_64")]
-const PACK4: [[u32; 8]; 16] = {
-    let mut table = [[0u32; 8]; 16];
-    let mut mask = 0;
-    while mask < 16 {
-        let (mut lane, mut to) = (0, 0);
-        while lane < 4 {
-            if mask >> lane & 1 == 1 {
-                table[mask][to] = 2 * lane as u32;
-                table[mask][to + 1] = 2 * lane as u32 + 1;
-                to += 2;
-            }
-            lane += 1;
-        }
-        mask += 1;
-    }
-    table
-};
-
-/// [`Kernel::pair_up`] 4 rights at a time with AVX2: one compare gives the mask of those kept,
-/// and a `vpermd` by a table row packs their ORs to the front of a register, stored whole at
-/// the end so far; the last few rights one by one.
-///
-/// # Safety
-/// The CPU must have AVX2, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,popcnt")]
-#[inline]
-unsafe fn pair_up_avx2(left: u64, key: u64, rights: &[u64], out: *mut u64) -> usize {
-    use std::arch::x86_64::*;
-    let (wide_left, wide_key) = (
-        _mm256_set1_epi64x(left as i64),
-        _mm256_set1_epi64x(key as i64),
-    );
-    let mut end = 0;
-    let chunks = rights.chunks_exact(4);
-    let rest = chunks.remainder();
-    for chunk in chunks {
-        // SAFETY: the chunk holds 4 words.
-        let r = unsafe { _mm256_loadu_si256(chunk.as_ptr().cast()) };
-        let clear = _mm256_cmpeq_epi64(_mm256_and_si256(r, wide_key), _mm256_setzero_si256());
-        let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
-        // SAFETY: `kept` is below 16, a row of the table of 8 indices.
-        let order = unsafe { _mm256_loadu_si256(PACK4[kept].as_ptr().cast()) };
-        let packed = _mm256_permutevar8x32_epi32(_mm256_or_si256(r, wide_left), order);
-        // SAFETY: `end` is at most the number of rights before this chunk, so the 4 words
-        // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
-        unsafe { _mm256_storeu_si256(out.add(end).cast(), packed) };
-        end += kept.count_ones() as usize;
-    }
-    for &r in rest {
-        // SAFETY: as above, `end` is at most the index of `r`.
-        unsafe { out.add(end).write(left | r) };
-        end += usize::from(key & r == 0);
-    }
-    end
-}
-
-/// `pext`, and groups of 8 lanes counted with AVX-512 instructions written out: left to
-/// itself, the compiler vectorises across queries with gathers, 3 times slower. Only for code
-/// compiled for AVX-512 (with `vpopcntq`) and BMI2, chosen after the CPU was checked for them.
-#[cfg(target_arch = "x86_64")]
-pub(super) struct Avx512;
-
-#[cfg(target_arch = "x86_64")]
-impl Kernel for Avx512 {
-    #[inline(always)]
-    fn gather(x: u64, mask: u64) -> u64 {
-        Bmi2::gather(x, mask)
-    }
-
-    #[inline(always)]
-    fn pair_up(
-        left: u64,
-        key: u64,
-        rights: &[u64],
-        out: &mut [std::mem::MaybeUninit<u64>],
-    ) -> usize {
-        assert!(out.len() >= rights.len() + PAIR_SLACK);
-        // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
-        // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
-        unsafe { pair_up_avx512(left, key, rights, out.as_mut_ptr().cast()) }
-    }
-
-    #[inline(always)]
-    fn disjoint<const L: usize, const C: usize>(group: &[Row<L>], queries: &[u64]) -> u64 {
-        assert!(L == WIDE && group.len() >= C * ROWS);
-        // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
-        // CPU was checked for them; the group holds `C * ROWS` rows of 8 lanes, 64-byte aligned.
-        unsafe { disjoint_avx512::<C>(group.as_ptr().cast(), queries) }
-    }
-}
-
-/// [`Kernel::disjoint`] for rows of 8 lanes at `group`, aligned to 64 bytes: per query, the
-/// rows of three chunks are ANDed by one `vpternlogq`, and the lanes' bits counted by one
-/// `vpopcntq` into 8 running sums.
-///
-/// # Safety
-/// The CPU must have AVX-512F and AVX512-VPOPCNTDQ, and `group` must point to `C * ROWS`
-/// aligned rows of 8 lanes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
-#[inline]
-unsafe fn disjoint_avx512<const C: usize>(
-    group: *const std::arch::x86_64::__m512i,
-    queries: &[u64],
-) -> u64 {
-    use std::arch::x86_64::*;
-    // SAFETY (of every `row`): `c < C` and the index is below `ROWS`, so the row lies inside
-    // the group the caller vouches for.
-    let row = |c: usize, q: u64| unsafe {
-        _mm512_load_si512(group.add(c * ROWS + (q >> (SPAN * c)) as usize % ROWS))
-    };
-    let mut found = _mm512_setzero_si512();
-    for &q in queries {
-        let mut acc = row(0, q);
-        let mut c = 1;
-        while c + 1 < C {
-            // 0x80: the truth table of `a & b & c`.
-            acc = _mm512_ternarylogic_epi64::<0x80>(acc, row(c, q), row(c + 1, q));
-            c += 2;
-        }
-        if c < C {
-            acc = _mm512_and_si512(acc, row(c, q));
-        }
-        found = _mm512_add_epi64(found, _mm512_popcnt_epi64(acc));
-    }
-    _mm512_reduce_add_epi64(found) as u64
-}
-
-/// [`Kernel::pair_up`] 8 rights at a time: one AND-test gives the mask of those kept, and
-/// `vpcompressq` packs their ORs to the front of a register, stored whole at the end so far.
-///
-/// # Safety
-/// The CPU must have AVX-512F, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-#[inline]
-unsafe fn pair_up_avx512(left: u64, key: u64, rights: &[u64], out: *mut u64) -> usize {
-    use std::arch::x86_64::*;
-    let (left, key) = (
-        _mm512_set1_epi64(left as i64),
-        _mm512_set1_epi64(key as i64),
-    );
-    let mut end = 0;
-    for chunk in rights.chunks(8) {
-        // The last chunk may be short: its missing lanes are neither read nor kept.
-        let lanes = ((1u16 << chunk.len()) - 1) as u8;
-        // SAFETY: the mask reads only the chunk's own words.
-        let r = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
-        let kept = _mm512_mask_testn_epi64_mask(lanes, r, key);
-        let packed = _mm512_maskz_compress_epi64(kept, _mm512_or_si512(r, left));
-        // SAFETY: `end` is at most the number of rights before this chunk, so the 8 words
-        // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
-        unsafe { _mm512_storeu_si512(out.add(end).cast(), packed) };
-        end += kept.count_ones() as usize;
-    }
-    end
-}
-
 /// Transposes `L` 64×64 bit matrices in place, lane by lane: bit `i` of `m[k][l]` goes to
 /// bit `k` of `m[i][l]`.
 ///
@@ -641,6 +382,7 @@ fn transpose64<const L: usize>(m: &mut [[u64; L]; 64]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kernel::Portable;
     use super::*;
 
     #[test]
@@ -660,23 +402,6 @@ mod tests {
                 for (i, column) in m.iter().enumerate() {
                     assert_eq!(row[l] >> i & 1, column[l] >> k & 1, "bit {i} of row {k}");
                 }
-            }
-        }
-    }
-
-    #[test]
-    fn gather_packs_the_masked_bits() {
-        let cases = [
-            (0b1011_0110, 0b1111_0000, 0b1011),
-            (0b1011_0110, 0b0101_0101, 0b0110),
-            (!0, 1 << 63 | 1, 0b11),
-            (12345, 0, 0),
-        ];
-        for (x, mask, packed) in cases {
-            assert_eq!(Portable::gather(x, mask), packed);
-            #[cfg(target_arch = "x86_64")]
-            if std::is_x86_feature_detected!("bmi2") {
-                assert_eq!(Bmi2::gather(x, mask), packed);
             }
         }
     }
@@ -732,48 +457,6 @@ mod tests {
                 slow,
                 "{len} words of {bits} bits, {L} lanes"
             );
-        }
-    }
-
-    #[test]
-    fn pair_up_keeps_the_rights_that_avoid_the_key() {
-        fn check<K: Kernel>(left: u64, key: u64, rights: &[u64]) {
-            let slow: Vec<u64> = rights
-                .iter()
-                .filter(|&&r| r & key == 0)
-                .map(|&r| left | r)
-                .collect();
-            let mut out = vec![std::mem::MaybeUninit::new(0); rights.len() + PAIR_SLACK];
-            let end = K::pair_up(left, key, rights, &mut out);
-            // SAFETY: `pair_up` wrote the first `end` slots (all were initialised anyway).
-            let fast: Vec<u64> = out[..end]
-                .iter()
-                .map(|w| unsafe { w.assume_init() })
-                .collect();
-            assert_eq!(fast, slow, "{} rights", rights.len());
-        }
-        let mut x = 0x1234_5678_9abc_def1u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x & x >> 3
-        };
-        // Every length of a last short chunk, and keys that keep none, some or all.
-        for len in 0..=41 {
-            let rights: Vec<u64> = (0..len).map(|_| next()).collect();
-            for key in [0, !0, next(), next() & next()] {
-                let left = next();
-                check::<Portable>(left, key, &rights);
-                #[cfg(target_arch = "x86_64")]
-                if super::super::isa::Avx2::detect().is_some() {
-                    check::<Bmi2>(left, key, &rights);
-                }
-                #[cfg(target_arch = "x86_64")]
-                if super::super::isa::Avx512::detect().is_some() {
-                    check::<Avx512>(left, key, &rights);
-                }
-            }
         }
     }
 
