@@ -349,7 +349,7 @@ impl Instance {
     }
 }
 
-/// The input, one line at a time, each at most [`MAX_LINE`] bytes.
+/// The input, one line at a time, each at most [`Instance::MAX_LINE`] bytes.
 struct Lines<R> {
     input: R,
     /// The number of the last line read.

@@ -65,10 +65,10 @@ pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     out.write_all(b"</svg>\n")
 }
 
-/// The longest element (`<...>`) a picture written by [`write`] could hold, with room to spare.
+/// The longest element (`<...>`) a picture written by [`write()`] could hold, with room to spare.
 const MAX_TAG: usize = 4096;
 
-/// Parses one SVG document written by [`write`]: the board size from `viewBox`, the queens from
+/// Parses one SVG document written by [`write()`]: the board size from `viewBox`, the queens from
 /// the `<use href="#queen">` elements, up to `</svg>`.
 ///
 /// The document streams by one element at a time and only the queens are kept: nothing is
