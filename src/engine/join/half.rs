@@ -107,8 +107,8 @@ impl Shape {
         (1 << self.width) - 1
     }
 
-    /// The bits an entry ([`Shape::entry`]) has when its placement attacks one of the middle row's columns in
-    /// `middle` (a mask; none for even `n`).
+    /// The bits an entry ([`Shape::entry`]) has when its placement attacks one of the middle
+    /// row's columns in `middle` (a mask; none for even `n`).
     #[inline(always)]
     pub fn blocked(&self, middle: u32) -> u64 {
         if self.gap == 0 {
@@ -400,8 +400,9 @@ impl Quarters {
         })
     }
 
-    /// Bytes the lists of an `n` board occupy: an entry ([`Shape::entry`]) per placement, and per quarter its
-    /// `start` table (`C(n, h)` keys) and its copy while it is being filled, and the key tables.
+    /// Bytes the lists of an `n` board occupy: an entry ([`Shape::entry`]) per placement, and
+    /// per quarter its `start` table (`C(n, h)` keys) and its copy while it is being filled,
+    /// and the key tables.
     pub fn bytes(shape: &Shape) -> u64 {
         // A quarter's (rows, columns) keys are as many as the halves' column sets.
         let start = 4 * (shape.column_sets() + 1) * std::mem::size_of::<usize>() as u64;

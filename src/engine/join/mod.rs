@@ -708,11 +708,11 @@ pub fn memory_estimate(n: usize, threads: usize) -> Option<u64> {
         .then(|| memory(&Shape::new(n), CHUNK, threads))
 }
 
-/// The quarter lists and the task list (shared; at most one task per column set), plus for each thread at most as many words a side as the
-/// largest half has placements (counted up to `n = 21`; `chunk` beyond, or if less): the top
-/// words (16 bytes each with the middle columns they attack), one join's words of both sides,
-/// the stored words and a batch of queries when a side is too long to hold, and the sieve with
-/// both sides sorted.
+/// The quarter lists and the task list (shared; at most one task per column set), plus for
+/// each thread at most as many words a side as the largest half has placements (counted up to
+/// `n = 21`; `chunk` beyond, or if less): the top entries, one join's words of both sides, the
+/// stored words and a batch of queries when a side is too long to hold, and the sieve with both
+/// sides sorted.
 fn memory(shape: &Shape, chunk: usize, threads: usize) -> u64 {
     let chunk = chunk as u64;
     let words = Quarters::most_words(shape).map_or(chunk, |most| most.min(chunk));

@@ -18,8 +18,9 @@
 //!
 //! The loops run group by group: a group's rows (12 KB, or 24 KB with AVX-512) stay in the L1
 //! cache while every query that may meet it passes. The query loop is a [`Kernel`] method, so
-//! that the AVX-512 copy can be written with intrinsics while the others stay plain Rust. Sorting a list into [`Classes`] is done once per join and serves
-//! both as stored words and as queries.
+//! that the AVX-512 copy can be written with intrinsics while the others stay plain Rust.
+//! Sorting a list into [`Classes`] is done once per join and serves both as stored words and
+//! as queries.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
