@@ -29,7 +29,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::{Kernel, PAIR_SLACK};
+use super::kernel::{append_pairs, Kernel};
 
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]
@@ -429,11 +429,13 @@ impl Quarters {
         limit: usize,
     ) -> bool {
         let from = out.len();
-        self.place::<K>(cols, middle, out, limit + 1, |_| false);
-        // Trimmed and turned once listed, not for every pair tried.
-        let (shape, mask) = (self.shape, self.shape.word_mask());
-        for w in &mut out[from..] {
-            *w = shape.turn(*w & mask, side);
+        let shape = self.shape;
+        self.place::<K>(cols, middle, shape.word_mask(), out, limit + 1, |_| false);
+        if side == Side::Bottom {
+            // Turned once listed, not for every pair tried.
+            for w in &mut out[from..] {
+                *w = shape.turn(*w, side);
+            }
         }
         out.len() <= limit
     }
@@ -444,7 +446,7 @@ impl Quarters {
     /// returns `false` once `out` holds more than `limit` of them.
     #[inline(always)]
     pub fn top_entries<K: Kernel>(&self, cols: u32, out: &mut Vec<u64>, limit: usize) -> bool {
-        self.place::<K>(cols, 0, out, limit + 1, |_| false);
+        self.place::<K>(cols, 0, !0, out, limit + 1, |_| false);
         out.len() <= limit
     }
 
@@ -459,27 +461,33 @@ impl Quarters {
         side: Side,
         mut emit: impl FnMut(u64),
     ) {
-        let (shape, mask) = (self.shape, self.shape.word_mask());
+        let shape = self.shape;
         let mut batch = Vec::new();
         let mut drain = |batch: &mut Vec<u64>| {
-            batch
-                .drain(..)
-                .for_each(|w| emit(shape.turn(w & mask, side)));
+            batch.drain(..).for_each(|w| emit(shape.turn(w, side)));
             true
         };
-        self.place::<K>(cols, middle, &mut batch, 4096, &mut drain);
+        self.place::<K>(
+            cols,
+            middle,
+            shape.word_mask(),
+            &mut batch,
+            4096,
+            &mut drain,
+        );
         drain(&mut batch);
     }
 
     /// Appends to `out` the entry of every placement of a half (as the top half) that uses
     /// exactly the columns `cols` and attacks none of the middle row's columns in `middle`:
-    /// the OR of its quarters' entries. Whenever `out` holds `batch` or more, calls
+    /// the OR of its quarters' entries, ANDed with `mask`. Whenever `out` holds `batch` or more, calls
     /// `full(out)`, and stops if that returns `false`.
     #[inline(always)]
     fn place<K: Kernel>(
         &self,
         cols: u32,
         middle: u32,
+        mask: u64,
         out: &mut Vec<u64>,
         batch: usize,
         mut full: impl FnMut(&mut Vec<u64>) -> bool,
@@ -501,11 +509,7 @@ impl Quarters {
                 if l & blocked != 0 {
                     continue;
                 }
-                out.reserve(rights.len() + PAIR_SLACK);
-                let spare = &mut out.spare_capacity_mut()[..rights.len() + PAIR_SLACK];
-                let end = K::pair_up(l, l | blocked, rights, spare);
-                // SAFETY: `pair_up` has written the first `end` spare slots.
-                unsafe { out.set_len(out.len() + end) };
+                append_pairs::<K>(out, l, l | blocked, mask, rights);
                 if out.len() >= batch && !full(out) {
                     return;
                 }

@@ -12,7 +12,24 @@ use super::sieve::{Row, ROWS, SPAN, WIDE};
 
 /// Spare slots past the end that [`Kernel::pair_up`] may write (and leave unused): a whole
 /// vector of 8 words may be stored from the last kept position.
-pub(super) const PAIR_SLACK: usize = 8;
+const PAIR_SLACK: usize = 8;
+
+/// Appends to `out` what [`Kernel::pair_up`] writes: `(left | r) & mask` for every `r` of
+/// `rights` with `key & r == 0`, in order.
+#[inline(always)]
+pub(super) fn append_pairs<K: Kernel>(
+    out: &mut Vec<u64>,
+    left: u64,
+    key: u64,
+    mask: u64,
+    rights: &[u64],
+) {
+    out.reserve(rights.len() + PAIR_SLACK);
+    let spare = &mut out.spare_capacity_mut()[..rights.len() + PAIR_SLACK];
+    let end = K::pair_up(left, key, mask, rights, spare);
+    // SAFETY: `pair_up` has written the first `end` spare slots.
+    unsafe { out.set_len(out.len() + end) };
+}
 
 /// The three steps of the join that some CPUs have faster instructions for, as a type, so
 /// that the loops around them are compiled once per instruction set.
@@ -20,13 +37,15 @@ pub(super) trait Kernel {
     /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
     fn gather(x: u64, mask: u64) -> u64;
 
-    /// Writes `left | r` to the front of `out` for every `r` of `rights` with `key & r == 0`,
-    /// in order, and returns how many it wrote. `out` must have `rights.len() + PAIR_SLACK`
-    /// slots; those past the returned count may be written too, with anything.
+    /// Writes `(left | r) & mask` to the front of `out` for every `r` of `rights` with
+    /// `key & r == 0`, in order, and returns how many it wrote. `out` must have
+    /// `rights.len() + PAIR_SLACK` slots; those past the returned count may be written too,
+    /// with anything.
     #[inline(always)]
     fn pair_up(
         left: u64,
         key: u64,
+        mask: u64,
         rights: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
@@ -36,7 +55,7 @@ pub(super) trait Kernel {
         // would be mispredicted half the time.
         for &r in rights {
             // In bounds: `end` is at most the index of `r`.
-            out[end].write(left | r);
+            out[end].write((left | r) & mask);
             end += usize::from(key & r == 0);
         }
         end
@@ -99,13 +118,14 @@ impl Kernel for Bmi2 {
     fn pair_up(
         left: u64,
         key: u64,
+        mask: u64,
         rights: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
         assert!(out.len() >= rights.len() + PAIR_SLACK);
         // SAFETY: `Bmi2` is only used by code compiled for AVX2, chosen after the CPU was
         // checked for it; `out` has the slots `pair_up_avx2` may write.
-        unsafe { pair_up_avx2(left, key, rights, out.as_mut_ptr().cast()) }
+        unsafe { pair_up_avx2(left, key, mask, rights, out.as_mut_ptr().cast()) }
     }
 }
 
@@ -139,11 +159,12 @@ const PACK4: [[u32; 8]; 16] = {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-unsafe fn pair_up_avx2(left: u64, key: u64, rights: &[u64], out: *mut u64) -> usize {
+unsafe fn pair_up_avx2(left: u64, key: u64, mask: u64, rights: &[u64], out: *mut u64) -> usize {
     use std::arch::x86_64::*;
-    let (wide_left, wide_key) = (
+    let (wide_left, wide_key, wide_mask) = (
         _mm256_set1_epi64x(left as i64),
         _mm256_set1_epi64x(key as i64),
+        _mm256_set1_epi64x(mask as i64),
     );
     let mut end = 0;
     let chunks = rights.chunks_exact(4);
@@ -155,7 +176,8 @@ unsafe fn pair_up_avx2(left: u64, key: u64, rights: &[u64], out: *mut u64) -> us
         let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
         // SAFETY: `kept` is below 16, a row of the table of 8 indices.
         let order = unsafe { _mm256_loadu_si256(PACK4[kept].as_ptr().cast()) };
-        let packed = _mm256_permutevar8x32_epi32(_mm256_or_si256(r, wide_left), order);
+        let paired = _mm256_and_si256(_mm256_or_si256(r, wide_left), wide_mask);
+        let packed = _mm256_permutevar8x32_epi32(paired, order);
         // SAFETY: `end` is at most the number of rights before this chunk, so the 4 words
         // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
         unsafe { _mm256_storeu_si256(out.add(end).cast(), packed) };
@@ -163,7 +185,7 @@ unsafe fn pair_up_avx2(left: u64, key: u64, rights: &[u64], out: *mut u64) -> us
     }
     for &r in rest {
         // SAFETY: as above, `end` is at most the index of `r`.
-        unsafe { out.add(end).write(left | r) };
+        unsafe { out.add(end).write((left | r) & mask) };
         end += usize::from(key & r == 0);
     }
     end
@@ -186,13 +208,14 @@ impl Kernel for Avx512 {
     fn pair_up(
         left: u64,
         key: u64,
+        mask: u64,
         rights: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
         assert!(out.len() >= rights.len() + PAIR_SLACK);
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
         // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
-        unsafe { pair_up_avx512(left, key, rights, out.as_mut_ptr().cast()) }
+        unsafe { pair_up_avx512(left, key, mask, rights, out.as_mut_ptr().cast()) }
     }
 
     #[inline(always)]
@@ -242,18 +265,19 @@ unsafe fn disjoint_avx512<const C: usize>(
 }
 
 /// [`Kernel::pair_up`] 8 rights at a time: one AND-test gives the mask of those kept, and
-/// `vpcompressq` packs their ORs to the front of a register, stored whole at the end so far.
+/// `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the end so far.
 ///
 /// # Safety
 /// The CPU must have AVX-512F, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
 #[inline]
-unsafe fn pair_up_avx512(left: u64, key: u64, rights: &[u64], out: *mut u64) -> usize {
+unsafe fn pair_up_avx512(left: u64, key: u64, mask: u64, rights: &[u64], out: *mut u64) -> usize {
     use std::arch::x86_64::*;
-    let (left, key) = (
+    let (left, key, mask) = (
         _mm512_set1_epi64(left as i64),
         _mm512_set1_epi64(key as i64),
+        _mm512_set1_epi64(mask as i64),
     );
     let mut end = 0;
     for chunk in rights.chunks(8) {
@@ -262,7 +286,9 @@ unsafe fn pair_up_avx512(left: u64, key: u64, rights: &[u64], out: *mut u64) -> 
         // SAFETY: the mask reads only the chunk's own words.
         let r = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
         let kept = _mm512_mask_testn_epi64_mask(lanes, r, key);
-        let packed = _mm512_maskz_compress_epi64(kept, _mm512_or_si512(r, left));
+        // 0xa8: the truth table of `(a | b) & c`.
+        let paired = _mm512_ternarylogic_epi64::<0xa8>(r, left, mask);
+        let packed = _mm512_maskz_compress_epi64(kept, paired);
         // SAFETY: `end` is at most the number of rights before this chunk, so the 8 words
         // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
         unsafe { _mm512_storeu_si512(out.add(end).cast(), packed) };
@@ -293,15 +319,15 @@ mod tests {
     }
 
     #[test]
-    fn pair_up_keeps_the_rights_that_avoid_the_key() {
-        fn check<K: Kernel>(left: u64, key: u64, rights: &[u64]) {
+    fn pair_up_keeps_the_rights_that_avoid_the_key_masked() {
+        fn check<K: Kernel>(left: u64, key: u64, mask: u64, rights: &[u64]) {
             let slow: Vec<u64> = rights
                 .iter()
                 .filter(|&&r| r & key == 0)
-                .map(|&r| left | r)
+                .map(|&r| (left | r) & mask)
                 .collect();
             let mut out = vec![std::mem::MaybeUninit::new(0); rights.len() + PAIR_SLACK];
-            let end = K::pair_up(left, key, rights, &mut out);
+            let end = K::pair_up(left, key, mask, rights, &mut out);
             // SAFETY: `pair_up` wrote the first `end` slots (all were initialised anyway).
             let fast: Vec<u64> = out[..end]
                 .iter()
@@ -316,19 +342,20 @@ mod tests {
             x ^= x << 17;
             x & x >> 3
         };
-        // Every length of a last short chunk, and keys that keep none, some or all.
+        // Every length of a last short chunk, keys that keep none, some or all, and masks
+        // that keep all bits or some.
         for len in 0..=41 {
             let rights: Vec<u64> = (0..len).map(|_| next()).collect();
             for key in [0, !0, next(), next() & next()] {
-                let left = next();
-                check::<Portable>(left, key, &rights);
+                let (left, mask) = (next(), [!0, next()][len % 2]);
+                check::<Portable>(left, key, mask, &rights);
                 #[cfg(target_arch = "x86_64")]
                 if super::super::isa::Avx2::detect().is_some() {
-                    check::<Bmi2>(left, key, &rights);
+                    check::<Bmi2>(left, key, mask, &rights);
                 }
                 #[cfg(target_arch = "x86_64")]
                 if super::super::isa::Avx512::detect().is_some() {
-                    check::<Avx512>(left, key, &rights);
+                    check::<Avx512>(left, key, mask, &rights);
                 }
             }
         }

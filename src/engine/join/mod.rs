@@ -375,15 +375,11 @@ fn count_main_portable<K: Kernel, const L: usize>(
         };
         words.clear();
         if held {
-            // Without a branch: about a third of the top words leave a given middle column
-            // free, so a branch would be mispredicted often, on every word of every join.
-            words.resize(tops.len(), 0);
-            let mut end = 0;
-            for &entry in &tops {
-                words[end] = entry & mask;
-                end += usize::from(entry & blocked == 0);
-            }
-            words.truncate(end);
+            // Without a branch (about a third of the top words leave a given middle column
+            // free, so a branch would be mispredicted often, on every word of every join), and
+            // with the vectors of the quarter pairs: the entries that avoid `blocked`, trimmed
+            // to their words.
+            kernel::append_pairs::<K>(&mut words, 0, blocked, mask, &tops);
         }
         bottoms.clear();
         let bottoms_held =
