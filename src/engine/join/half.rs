@@ -480,8 +480,8 @@ impl Quarters {
 
     /// Appends to `out` the entry of every placement of a half (as the top half) that uses
     /// exactly the columns `cols` and attacks none of the middle row's columns in `middle`:
-    /// the OR of its quarters' entries, ANDed with `mask`. Whenever `out` holds `batch` or more, calls
-    /// `full(out)`, and stops if that returns `false`.
+    /// the OR of its quarters' entries, ANDed with `mask`. Whenever `out` holds `batch` or
+    /// more, calls `full(out)`, and stops if that returns `false`.
     #[inline(always)]
     fn place<K: Kernel>(
         &self,

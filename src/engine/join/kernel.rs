@@ -100,8 +100,9 @@ impl Kernel for Portable {
     }
 }
 
-/// BMI2's `pext`; the lanes are left to the compiler, which makes one AVX2 register of 4.
-/// Only for code compiled for BMI2 and AVX2, chosen after the CPU was checked for them.
+/// BMI2's `pext`, and quarter pairs tested 4 at a time with AVX2 intrinsics; the sieve's lanes
+/// are left to the compiler, which makes one AVX2 register of 4. Only for code compiled for
+/// BMI2 and AVX2, chosen after the CPU was checked for them.
 #[cfg(target_arch = "x86_64")]
 pub(super) struct Bmi2;
 
@@ -191,9 +192,10 @@ unsafe fn pair_up_avx2(left: u64, key: u64, mask: u64, rights: &[u64], out: *mut
     end
 }
 
-/// `pext`, and groups of 8 lanes counted with AVX-512 instructions written out: left to
-/// itself, the compiler vectorises across queries with gathers, 3 times slower. Only for code
-/// compiled for AVX-512 (with `vpopcntq`) and BMI2, chosen after the CPU was checked for them.
+/// `pext`, and quarter pairs and groups of 8 lanes with AVX-512 instructions written out: left
+/// to itself, the compiler vectorises the groups across queries with gathers, 3 times slower.
+/// Only for code compiled for AVX-512 (with `vpopcntq`) and BMI2, chosen after the CPU was
+/// checked for them.
 #[cfg(target_arch = "x86_64")]
 pub(super) struct Avx512;
 
@@ -265,7 +267,8 @@ unsafe fn disjoint_avx512<const C: usize>(
 }
 
 /// [`Kernel::pair_up`] 8 rights at a time: one AND-test gives the mask of those kept, and
-/// `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the end so far.
+/// `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the end
+/// so far.
 ///
 /// # Safety
 /// The CPU must have AVX-512F, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.

@@ -350,6 +350,8 @@ fn count_main_portable<K: Kernel, const L: usize>(
     // More than `chunk` top words: each join lists them again, `chunk` at a time.
     let held = quarters.top_entries::<K>(cols, &mut tops, chunk);
     scratch.clock.lap(Stage::Listing);
+    // The bits of a word: top entries also keep, above them, the middle row's diagonals.
+    let mask = shape.word_mask();
     let mut total = 0;
     for (mid, weight) in joins(shape, cols) {
         if stop.load(Ordering::Relaxed) {
@@ -360,7 +362,6 @@ fn count_main_portable<K: Kernel, const L: usize>(
         // the top entries that attack it.
         let middle = taken;
         let blocked = shape.blocked(middle);
-        let mask = shape.word_mask();
         let top = Listed {
             quarters,
             cols,
