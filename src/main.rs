@@ -11,7 +11,7 @@ fn main() -> ExitCode {
         // A reader that goes away (`| head`) has had what it wanted: quiet, like `solve`.
         Err(err) if cli::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", cli::one_line(&err));
             ExitCode::from(cli::exit_code(&err))
         }
     }

@@ -131,6 +131,23 @@ fn a_device_is_not_a_checkpoint() {
 }
 
 #[test]
+fn a_checkpoint_in_a_missing_folder_says_why_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("missing").join("n12.ckpt");
+    nqueens()
+        .args(["count", "12", "--checkpoint"])
+        .arg(&path)
+        .assert()
+        .code(1)
+        .stderr(
+            one_error_line("n12.ckpt").and(predicate::function(|s: &str| {
+                // The operating system's reason, said once, not again by each layer.
+                s.matches("os error 2").count() == 1
+            })),
+        );
+}
+
+#[test]
 fn a_second_writer_of_a_checkpoint_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ckpt");

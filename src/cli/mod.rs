@@ -184,6 +184,31 @@ pub fn bad_input(err: impl std::fmt::Display) -> anyhow::Error {
     BadInput(err.to_string()).into()
 }
 
+/// The error and its causes on one line, joined by `: `, each said once. Some errors already
+/// put their cause in their own message (so that a library user's `to_string()` tells all);
+/// a cause already said is not repeated, and line breaks inside a message become spaces.
+///
+/// A later cause is compared with everything said so far, so `a: b` followed by a cause `b`
+/// gives `a: b` once.
+pub fn one_line(err: &anyhow::Error) -> String {
+    let mut said = String::new();
+    for cause in err.chain() {
+        let text = cause
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if text.is_empty() || said.contains(&text) {
+            continue;
+        }
+        if !said.is_empty() {
+            said.push_str(": ");
+        }
+        said.push_str(&text);
+    }
+    said
+}
+
 /// `true` if the error is a write to a pipe whose reader has gone.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|e| {
@@ -267,7 +292,18 @@ pub use nqueens::counter::available_memory;
 
 #[cfg(test)]
 mod tests {
-    use super::parse_range;
+    use super::{one_line, parse_range};
+
+    #[test]
+    fn one_line_says_each_cause_once() {
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+        // A message that already holds its cause, as `CheckpointError::Io` does.
+        let err = anyhow::Error::new(io).context("checkpoint /x: no such file");
+        assert_eq!(one_line(&err), "checkpoint /x: no such file");
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "no such\nfile");
+        let err = anyhow::Error::new(io).context("reading /y");
+        assert_eq!(one_line(&err), "reading /y: no such file");
+    }
 
     #[test]
     fn ranges() {
