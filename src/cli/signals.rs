@@ -18,9 +18,9 @@ pub fn stop_flag() -> &'static AtomicBool {
         let _ = ctrlc::set_handler(|| {
             if SEEN.fetch_add(1, Ordering::SeqCst) == 0 {
                 FLAG.store(true, Ordering::SeqCst);
-                eprintln!(
-                    "stopping: finishing the checkpoint (press Ctrl-C again to quit at once)"
-                );
+                // Said alike with or without a checkpoint: the count's own error then says
+                // what was saved.
+                eprintln!("stopping: ending the count (press Ctrl-C again to quit at once)");
             } else {
                 std::process::exit(EXIT_AT_ONCE);
             }
