@@ -353,6 +353,8 @@ fn count_main_portable<K: Kernel, const L: usize>(
     // The bits of a word: top entries also keep, above them, the middle row's diagonals.
     let mask = shape.word_mask();
     let mut total = 0;
+    // The cut bits of the task's sorted top entries, once sorted.
+    let mut task_cut = None;
     for (mid, weight) in joins(shape, cols) {
         if stop.load(Ordering::Relaxed) {
             break;
@@ -374,24 +376,57 @@ fn count_main_portable<K: Kernel, const L: usize>(
             middle,
             side: Side::Bottom,
         };
-        words.clear();
-        if held {
-            // Without a branch (about a third of the top words leave a given middle column
-            // free, so a branch would be mispredicted often, on every word of every join), and
-            // with the vectors of the quarter pairs: the entries that avoid `blocked`, trimmed
-            // to their words.
-            kernel::append_pairs::<K>(&mut words, 0, blocked, mask, &tops);
-        }
         bottoms.clear();
         let bottoms_held =
             quarters.half_words::<K>(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
-        scratch.clock.lap(Stage::Listing);
-        scratch.clock.times.words += (words.len() + bottoms.len()) as u64;
-        let twice = match (held, bottoms_held) {
-            (true, true) => twice_held::<K, L>(shape, &words, &bottoms, scratch, stop),
-            (true, false) => twice_listed::<K, L>(shape, &words[..], &bottom, chunk, scratch, stop),
-            (false, true) => twice_listed::<K, L>(shape, &top, &bottoms[..], chunk, scratch, stop),
-            (false, false) => twice_listed::<K, L>(shape, &top, &bottom, chunk, scratch, stop),
+        let twice = if held && bottoms_held && shape.gap == 1 {
+            // Odd n: the task's top entries are sorted once, with the cut bits of its first
+            // join; each join then keeps, class by class, the entries that leave its middle
+            // queen free (trimmed to their words), instead of sorting its top words again.
+            // A task has about 8.8 joins at n = 19, each keeping about a third of the entries.
+            let cut = match task_cut {
+                Some(cut) => cut,
+                None => {
+                    let cut = first_cut::<K, L>(shape, &tops, blocked, &bottoms, &mut words);
+                    scratch.clock.lap(Stage::Listing);
+                    scratch
+                        .task_tops
+                        .sort::<K>(&tops, cut, long_diagonals(shape));
+                    scratch.clock.lap(Stage::Sorting);
+                    *task_cut.insert(cut)
+                }
+            };
+            scratch
+                .top_classes
+                .keep::<K>(&scratch.task_tops, blocked, mask);
+            scratch.clock.lap(Stage::Listing);
+            scratch.clock.times.words += (scratch.top_classes.len() + bottoms.len()) as u64;
+            scratch
+                .bottom_classes
+                .sort::<K>(&bottoms, cut, long_diagonals(shape));
+            scratch.clock.lap(Stage::Sorting);
+            twice_sorted::<K, L>(shape, scratch, stop)
+        } else {
+            words.clear();
+            if held {
+                // Without a branch (about a third of the top words leave a given middle
+                // column free, so a branch would be mispredicted often, on every word of every
+                // join), and with the vectors of the quarter pairs: the entries that avoid
+                // `blocked`, trimmed to their words.
+                kernel::append_pairs::<K>(&mut words, 0, blocked, mask, &tops);
+            }
+            scratch.clock.lap(Stage::Listing);
+            scratch.clock.times.words += (words.len() + bottoms.len()) as u64;
+            match (held, bottoms_held) {
+                (true, true) => twice_held::<K, L>(shape, &words, &bottoms, scratch, stop),
+                (true, false) => {
+                    twice_listed::<K, L>(shape, &words[..], &bottom, chunk, scratch, stop)
+                }
+                (false, true) => {
+                    twice_listed::<K, L>(shape, &top, &bottoms[..], chunk, scratch, stop)
+                }
+                (false, false) => twice_listed::<K, L>(shape, &top, &bottom, chunk, scratch, stop),
+            }
         };
         // Even: a family has two or four members (the halves never swap onto themselves),
         // except the one-square board's, where both halves are empty and count alike.
@@ -437,6 +472,43 @@ fn twice_held<K: Kernel, const L: usize>(
     stop: &AtomicBool,
 ) -> u64 {
     let long = long_diagonals(shape);
+    // Both sides are sorted once, with the same cut bits, and serve as stored words and as
+    // queries.
+    let cut = join_cut::<L>(shape, top, bottom);
+    scratch.top_classes.sort::<K>(top, cut, long);
+    scratch.bottom_classes.sort::<K>(bottom, cut, long);
+    scratch.clock.lap(Stage::Sorting);
+    twice_sorted::<K, L>(shape, scratch, stop)
+}
+
+/// The cut bits for a join of `top` and `bottom` words: about a quarter of each side is stored
+/// (the words free of long diagonals).
+fn join_cut<const L: usize>(shape: &Shape, top: &[u64], bottom: &[u64]) -> u64 {
+    let candidates = shape.word_mask() & !long_diagonals(shape);
+    sieve::cut_bits(top, bottom, candidates, top.len().max(bottom.len()) / 4, L)
+}
+
+/// The cut bits of a task's first join, with odd `n`: its top words are the `tops` entries that
+/// avoid `blocked`, trimmed (put in `words`).
+fn first_cut<K: Kernel, const L: usize>(
+    shape: &Shape,
+    tops: &[u64],
+    blocked: u64,
+    bottoms: &[u64],
+    words: &mut Vec<u64>,
+) -> u64 {
+    words.clear();
+    kernel::append_pairs::<K>(words, 0, blocked, shape.word_mask(), tops);
+    join_cut::<L>(shape, words, bottoms)
+}
+
+/// [`twice_held`] once both sides are sorted (`scratch.top_classes` and `bottom_classes`).
+#[inline(always)]
+fn twice_sorted<K: Kernel, const L: usize>(
+    shape: &Shape,
+    scratch: &mut Scratch<L>,
+    stop: &AtomicBool,
+) -> u64 {
     let Scratch {
         top_classes,
         bottom_classes,
@@ -444,18 +516,6 @@ fn twice_held<K: Kernel, const L: usize>(
         clock,
         ..
     } = scratch;
-    // Both sides are sorted once, with the same cut bits, and serve as stored words and as
-    // queries. About a quarter of each side is stored.
-    let cut = sieve::cut_bits(
-        top,
-        bottom,
-        shape.word_mask() & !long,
-        top.len().max(bottom.len()) / 4,
-        L,
-    );
-    top_classes.sort::<K>(top, cut, long);
-    bottom_classes.sort::<K>(bottom, cut, long);
-    clock.lap(Stage::Sorting);
     sieve.build(top_classes, shape.bits());
     clock.lap(Stage::Building);
     let tops_stored = sieve.count::<K>(bottom_classes, stop);
@@ -546,6 +606,8 @@ struct Scratch<const L: usize> {
     bottom_words: Vec<u64>,
     /// Times the stages, when asked to.
     clock: Clock,
+    /// For odd `n`, a task's top entries sorted once, for all its joins.
+    task_tops: Classes,
     /// Both sides sorted by their cut bits.
     top_classes: Classes,
     bottom_classes: Classes,

@@ -24,7 +24,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::Kernel;
+use super::kernel::{append_pairs, Kernel};
 
 /// 64-bit lanes per group where the widest vectors are AVX2's: 4 fill one register.
 pub(super) const NARROW: usize = 4;
@@ -170,6 +170,29 @@ impl Classes {
         first[0] = 0;
     }
 
+    /// Keeps, class by class, `(w & mask)` for every word `w` of `from` with `w & key == 0`
+    /// (in place of what was held): the same classes as sorting those words afresh, as long as
+    /// `mask` keeps the cut and doubling bits `from` was sorted by.
+    #[inline(always)]
+    pub fn keep<K: Kernel>(&mut self, from: &Classes, key: u64, mask: u64) {
+        self.k = from.k;
+        let classes = WEIGHTS << self.k;
+        if self.first.len() != SLOTS {
+            self.first = vec![0; SLOTS];
+        }
+        self.words.clear();
+        for c in 0..classes {
+            self.first[c] = self.words.len() as u32;
+            append_pairs::<K>(&mut self.words, 0, key, mask, from.class(c));
+        }
+        self.first[classes] = self.words.len() as u32;
+    }
+
+    /// How many words are held.
+    pub fn len(&self) -> usize {
+        self.words.len()
+    }
+
     /// The words of weight 1, sorted by cut bits, and where each bucket starts.
     fn plain(&self) -> (&[u64], &[u32]) {
         let first = &self.first[..(1 << self.k) + 1];
@@ -204,9 +227,9 @@ pub(super) struct Sieve<const L: usize> {
     pairs: u64,
 }
 
-/// Bytes a sieve of `words` stored words of `bits` bits may occupy, with the classes of as
-/// many stored words and as many queries, for the wider of the two group sizes (the one that
-/// pads more).
+/// Bytes a sieve of `words` stored words of `bits` bits may occupy, with three lists of classes
+/// of as many words (the two sides of a join, and for odd `n` a task's sorted top entries), for
+/// the wider of the two group sizes (the one that pads more).
 pub(super) fn bytes(words: u64, bits: usize) -> u64 {
     Sieve::<NARROW>::bytes(words, bits).max(Sieve::<WIDE>::bytes(words, bits))
 }
@@ -217,15 +240,15 @@ impl<const L: usize> Sieve<L> {
     /// Rows of `L` lanes tile a block exactly (checked when the sieve is compiled).
     const TILES: () = assert!(L > 0 && 8 % L == 0);
 
-    /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with the classes of
-    /// as many stored words and as many queries.
+    /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with three lists of
+    /// classes of as many words.
     fn bytes(words: u64, bits: usize) -> u64 {
         let row = (L * 8) as u64;
         let groups = words.div_ceil(Self::GROUP as u64);
         let chunks = bits.div_ceil(SPAN).max(1) as u64;
         // Per group: its rows, its query classes and where they start.
         let group = chunks * ROWS as u64 * row + (1 << MAX_CUT) + 4;
-        let classes = 2 * (8 * words + 4 * ((WEIGHTS as u64) << MAX_CUT) + 4);
+        let classes = 3 * (8 * words + 4 * (SLOTS as u64));
         groups * group + classes
     }
 
@@ -422,6 +445,44 @@ mod tests {
                 for (i, column) in m.iter().enumerate() {
                     assert_eq!(row[l] >> i & 1, column[l] >> k & 1, "bit {i} of row {k}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn keeping_from_sorted_classes_equals_sorting_what_is_kept() {
+        let mut x = 0x853c_49e6_748f_ea9bu64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x & (x >> 2)
+        };
+        // Words with bits above the mask (as odd n's top entries have), keys that keep none,
+        // some or all of them, lists shorter and longer than a vector.
+        let (mask, doubling) = ((1u64 << 40) - 1, 1 << 5 | 1 << 30);
+        for len in [0, 1, 7, 9, 100, 3000] {
+            let words: Vec<u64> = (0..len).map(|_| next()).collect();
+            for (key, cut) in [
+                (0, 0),
+                (1 << 45 | 1 << 2, 0b1011 << 10),
+                (!0, 1 << 7 | 1 << 33),
+            ] {
+                let mut sorted = Classes::default();
+                sorted.sort::<Portable>(&words, cut, doubling);
+                let mut kept = Classes::default();
+                kept.keep::<Portable>(&sorted, key, mask);
+                let mut fresh = Classes::default();
+                let filtered: Vec<u64> = words
+                    .iter()
+                    .filter(|&&w| w & key == 0)
+                    .map(|&w| w & mask)
+                    .collect();
+                fresh.sort::<Portable>(&filtered, cut, doubling);
+                let classes = (WEIGHTS << cut.count_ones()) + 1;
+                assert_eq!(kept.words, fresh.words, "len {len}, key {key:x}");
+                assert_eq!(kept.first[..classes], fresh.first[..classes]);
+                assert_eq!(kept.len(), filtered.len());
             }
         }
     }
