@@ -380,15 +380,15 @@ fn count_main_portable<K: Kernel, const L: usize>(
         let bottoms_held =
             quarters.half_words::<K>(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
         let twice = if held && bottoms_held && shape.gap == 1 {
-            // Odd n: the task's top entries are sorted once, with the cut bits of its first
+            // Odd n: the task's top entries are sorted once, by cut bits chosen at its first
             // join; each join then keeps, class by class, the entries that leave its middle
             // queen free (trimmed to their words), instead of sorting its top words again.
             // A task has about 8.8 joins at n = 19, each keeping about a third of the entries.
+            scratch.clock.lap(Stage::Listing);
             let cut = match task_cut {
                 Some(cut) => cut,
                 None => {
-                    let cut = first_cut::<K, L>(shape, &tops, blocked, &bottoms, &mut words);
-                    scratch.clock.lap(Stage::Listing);
+                    let cut = cut_for_task::<L>(shape, &tops, &bottoms);
                     scratch
                         .task_tops
                         .sort::<K>(&tops, cut, long_diagonals(shape));
@@ -488,18 +488,13 @@ fn join_cut<const L: usize>(shape: &Shape, top: &[u64], bottom: &[u64]) -> u64 {
     sieve::cut_bits(top, bottom, candidates, top.len().max(bottom.len()) / 4, L)
 }
 
-/// The cut bits of a task's first join, with odd `n`: its top words are the `tops` entries that
-/// avoid `blocked`, trimmed (put in `words`).
-fn first_cut<K: Kernel, const L: usize>(
-    shape: &Shape,
-    tops: &[u64],
-    blocked: u64,
-    bottoms: &[u64],
-    words: &mut Vec<u64>,
-) -> u64 {
-    words.clear();
-    kernel::append_pairs::<K>(words, 0, blocked, shape.word_mask(), tops);
-    join_cut::<L>(shape, words, bottoms)
+/// The cut bits of all the joins of a task with odd `n`, chosen at its first: busy in its top
+/// entries (all of them: each join keeps a different third) and in the first join's bottom
+/// words.
+fn cut_for_task<const L: usize>(shape: &Shape, tops: &[u64], bottoms: &[u64]) -> u64 {
+    let candidates = shape.word_mask() & !long_diagonals(shape);
+    let stored = (tops.len() / 3).max(bottoms.len()) / 4;
+    sieve::cut_bits(tops, bottoms, candidates, stored, L)
 }
 
 /// [`twice_held`] once both sides are sorted (`scratch.top_classes` and `bottom_classes`).
