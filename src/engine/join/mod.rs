@@ -28,7 +28,7 @@
 //! family, ordered by `C` first, is counted, weighted by the family's size; a task is a `C`
 //! with at least one such join. The other symmetries (the reflections in the two long
 //! diagonals) do not map tasks to tasks, but they halve the pairs a join tests
-//! (`twice_held`): only the words that leave both long diagonals empty are stored.
+//! (`twice_sorted`): only the words that leave both long diagonals empty are stored.
 //!
 //! **Unique solutions** come from Burnside's lemma ([`symmetric`]): the list ends with
 //! small tasks that count the solutions unchanged by a half turn (`P`) and by a quarter turn
@@ -351,7 +351,7 @@ fn count_main_portable<K: Kernel, const L: usize>(
     let held = quarters.top_entries::<K>(cols, &mut tops, chunk);
     scratch.clock.lap(Stage::Listing);
     // The bits of a word: top entries also keep, above them, the middle row's diagonals.
-    let mask = shape.word_mask();
+    let (mask, long) = (shape.word_mask(), long_diagonals(shape));
     let mut total = 0;
     // The cut bits of the task's sorted top entries, once sorted.
     let mut task_cut = None;
@@ -379,19 +379,22 @@ fn count_main_portable<K: Kernel, const L: usize>(
         bottoms.clear();
         let bottoms_held =
             quarters.half_words::<K>(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
-        let twice = if held && bottoms_held && shape.gap == 1 {
-            // Odd n: the task's top entries are sorted once, by cut bits chosen at its first
-            // join; each join then keeps, class by class, the entries that leave its middle
-            // queen free (trimmed to their words), instead of sorting its top words again.
-            // A task has about 8.8 joins at n = 19, each keeping about a third of the entries.
+        let twice = if held && bottoms_held {
+            // The task's top entries are sorted once, by cut bits chosen at its first join;
+            // each join then keeps, class by class, the entries that leave its middle queen
+            // free (trimmed to their words), instead of sorting its top words again. Even n
+            // has one join per task; odd n about 8.8 at n = 19, each keeping about a third.
             scratch.clock.lap(Stage::Listing);
             let cut = match task_cut {
                 Some(cut) => cut,
                 None => {
-                    let cut = cut_for_task::<L>(shape, &tops, &bottoms);
-                    scratch
-                        .task_tops
-                        .sort::<K>(&tops, cut, long_diagonals(shape));
+                    let kept = if shape.gap == 1 {
+                        tops.len() / 3
+                    } else {
+                        tops.len()
+                    };
+                    let cut = join_cut::<L>(shape, &tops, kept, &bottoms);
+                    scratch.task_tops.sort::<K>(&tops, cut, long);
                     scratch.clock.lap(Stage::Sorting);
                     *task_cut.insert(cut)
                 }
@@ -401,12 +404,11 @@ fn count_main_portable<K: Kernel, const L: usize>(
                 .keep::<K>(&scratch.task_tops, blocked, mask);
             scratch.clock.lap(Stage::Listing);
             scratch.clock.times.words += (scratch.top_classes.len() + bottoms.len()) as u64;
-            scratch
-                .bottom_classes
-                .sort::<K>(&bottoms, cut, long_diagonals(shape));
+            scratch.bottom_classes.sort::<K>(&bottoms, cut, long);
             scratch.clock.lap(Stage::Sorting);
             twice_sorted::<K, L>(shape, scratch, stop)
         } else {
+            // A side too long to hold: the sides are stored and asked a chunk at a time.
             words.clear();
             if held {
                 // Without a branch (about a third of the top words leave a given middle
@@ -417,15 +419,12 @@ fn count_main_portable<K: Kernel, const L: usize>(
             }
             scratch.clock.lap(Stage::Listing);
             scratch.clock.times.words += (words.len() + bottoms.len()) as u64;
-            match (held, bottoms_held) {
-                (true, true) => twice_held::<K, L>(shape, &words, &bottoms, scratch, stop),
-                (true, false) => {
-                    twice_listed::<K, L>(shape, &words[..], &bottom, chunk, scratch, stop)
-                }
-                (false, true) => {
-                    twice_listed::<K, L>(shape, &top, &bottoms[..], chunk, scratch, stop)
-                }
-                (false, false) => twice_listed::<K, L>(shape, &top, &bottom, chunk, scratch, stop),
+            if held {
+                twice_listed::<K, L>(shape, &words[..], &bottom, chunk, scratch, stop)
+            } else if bottoms_held {
+                twice_listed::<K, L>(shape, &top, &bottoms[..], chunk, scratch, stop)
+            } else {
+                twice_listed::<K, L>(shape, &top, &bottom, chunk, scratch, stop)
             }
         };
         // Even: a family has two or four members (the halves never swap onto themselves),
@@ -451,6 +450,15 @@ fn long_diagonals(shape: &Shape) -> u64 {
     }
 }
 
+/// The cut bits for the joins of a task: busy in its top entries and in its first join's
+/// bottom words. Each join stores about a quarter of each side (the words free of long
+/// diagonals); `kept` is about how many top words a join keeps (all for even `n`, about a third
+/// for odd `n`, one middle column each).
+fn join_cut<const L: usize>(shape: &Shape, tops: &[u64], kept: usize, bottoms: &[u64]) -> u64 {
+    let candidates = shape.word_mask() & !long_diagonals(shape);
+    sieve::cut_bits(tops, bottoms, candidates, kept.max(bottoms.len()) / 4, L)
+}
+
 /// Twice the number of solutions made of a top word and a bottom word, counted through the
 /// board's diagonal symmetries so that only about half the pairs are tested.
 ///
@@ -463,41 +471,9 @@ fn long_diagonals(shape: &Shape) -> u64 {
 /// total. The same holds with the halves swapped, and the family of a task (mirror image and
 /// halves swapped) exchanges the two ways, so a task counts both: the top words free of long
 /// diagonals (about a quarter of them) against all bottom words, and the other way round.
-#[inline(always)]
-fn twice_held<K: Kernel, const L: usize>(
-    shape: &Shape,
-    top: &[u64],
-    bottom: &[u64],
-    scratch: &mut Scratch<L>,
-    stop: &AtomicBool,
-) -> u64 {
-    let long = long_diagonals(shape);
-    // Both sides are sorted once, with the same cut bits, and serve as stored words and as
-    // queries.
-    let cut = join_cut::<L>(shape, top, bottom);
-    scratch.top_classes.sort::<K>(top, cut, long);
-    scratch.bottom_classes.sort::<K>(bottom, cut, long);
-    scratch.clock.lap(Stage::Sorting);
-    twice_sorted::<K, L>(shape, scratch, stop)
-}
-
-/// The cut bits for a join of `top` and `bottom` words: about a quarter of each side is stored
-/// (the words free of long diagonals).
-fn join_cut<const L: usize>(shape: &Shape, top: &[u64], bottom: &[u64]) -> u64 {
-    let candidates = shape.word_mask() & !long_diagonals(shape);
-    sieve::cut_bits(top, bottom, candidates, top.len().max(bottom.len()) / 4, L)
-}
-
-/// The cut bits of all the joins of a task with odd `n`, chosen at its first: busy in its top
-/// entries (all of them: each join keeps a different third) and in the first join's bottom
-/// words.
-fn cut_for_task<const L: usize>(shape: &Shape, tops: &[u64], bottoms: &[u64]) -> u64 {
-    let candidates = shape.word_mask() & !long_diagonals(shape);
-    let stored = (tops.len() / 3).max(bottoms.len()) / 4;
-    sieve::cut_bits(tops, bottoms, candidates, stored, L)
-}
-
-/// [`twice_held`] once both sides are sorted (`scratch.top_classes` and `bottom_classes`).
+///
+/// Both sides are sorted (`scratch.top_classes` and `bottom_classes`), with the same cut bits,
+/// and serve as stored words and as queries.
 #[inline(always)]
 fn twice_sorted<K: Kernel, const L: usize>(
     shape: &Shape,
@@ -522,7 +498,7 @@ fn twice_sorted<K: Kernel, const L: usize>(
     tops_stored + bottoms_stored
 }
 
-/// [`twice_held`] for halves too long to hold: each side is stored `chunk` words at a time,
+/// [`twice_sorted`] for halves too long to hold: each side is stored `chunk` words at a time,
 /// and the other listed again for each chunk and asked in batches of `chunk`.
 fn twice_listed<K: Kernel, const L: usize>(
     shape: &Shape,
@@ -596,12 +572,12 @@ fn term<K: Kernel, const L: usize>(
 struct Scratch<const L: usize> {
     /// A task's top entries: words, with the bits that tell the middle columns they attack.
     tops: Vec<u64>,
-    /// The top words of one join, and its bottom words.
+    /// The top words of one join (when a side is too long to hold), and its bottom words.
     top_words: Vec<u64>,
     bottom_words: Vec<u64>,
     /// Times the stages, when asked to.
     clock: Clock,
-    /// For odd `n`, a task's top entries sorted once, for all its joins.
+    /// A task's top entries sorted once, for all its joins.
     task_tops: Classes,
     /// Both sides sorted by their cut bits.
     top_classes: Classes,

@@ -228,7 +228,7 @@ pub(super) struct Sieve<const L: usize> {
 }
 
 /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with three lists of classes
-/// of as many words (the two sides of a join, and for odd `n` a task's sorted top entries), for
+/// of as many words (the two sides of a join, and a task's sorted top entries), for
 /// the wider of the two group sizes (the one that pads more).
 pub(super) fn bytes(words: u64, bits: usize) -> u64 {
     Sieve::<NARROW>::bytes(words, bits).max(Sieve::<WIDE>::bytes(words, bits))
