@@ -34,6 +34,10 @@ pub(super) fn append_pairs<K: Kernel>(
 /// The three steps of the join that some CPUs have faster instructions for, as a type, so
 /// that the loops around them are compiled once per instruction set.
 pub(super) trait Kernel {
+    /// Whether [`Kernel::gather`] is one instruction: then a sieve may slice only the bits its
+    /// cut rows leave (one pattern per query class), and gather them per query.
+    const GATHERS: bool;
+
     /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
     fn gather(x: u64, mask: u64) -> u64;
 
@@ -62,15 +66,26 @@ pub(super) trait Kernel {
     }
 
     /// The number of pairs (stored word of the group, query) that are disjoint: for each query
-    /// the AND of one row per chunk (`C` chunks of `ROWS` rows), counted.
+    /// the AND of `avoiding` (the words that avoid the class's cut bits) and one row per chunk
+    /// (`C` chunks of `ROWS` rows) of the query's `sliced` bits, gathered if `G`, counted.
     #[inline(always)]
-    fn disjoint<const L: usize, const C: usize>(group: &[Row<L>], queries: &[u64]) -> u64 {
+    fn disjoint<const L: usize, const C: usize, const G: bool>(
+        chunks: &[Row<L>],
+        avoiding: &Row<L>,
+        queries: &[u64],
+        sliced: u64,
+    ) -> u64 {
         // Per-lane sums, added up once per class: no horizontal add per query.
         let mut found = [0u64; L];
         for &q in queries {
-            let mut acc = group[q as usize % ROWS];
-            for c in 1..C {
-                let row = &group[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
+            // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
+            let (q, mut acc, from) = if G {
+                (Self::gather(q, sliced), *avoiding, 0)
+            } else {
+                (q, chunks[q as usize % ROWS], 1)
+            };
+            for c in from..C {
+                let row = &chunks[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
                 for l in 0..L {
                     acc[l] &= row[l];
                 }
@@ -87,6 +102,9 @@ pub(super) trait Kernel {
 pub(super) struct Portable;
 
 impl Kernel for Portable {
+    // A loop over the mask's bits: a query reads its chunks in place instead.
+    const GATHERS: bool = false;
+
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
         let (mut out, mut m, mut bit) = (0, mask, 0);
@@ -108,6 +126,8 @@ pub(super) struct Bmi2;
 
 #[cfg(target_arch = "x86_64")]
 impl Kernel for Bmi2 {
+    const GATHERS: bool = true;
+
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
         // SAFETY: `Bmi2` is only used by code compiled for BMI2, chosen after the CPU was
@@ -201,6 +221,8 @@ pub(super) struct Avx512;
 
 #[cfg(target_arch = "x86_64")]
 impl Kernel for Avx512 {
+    const GATHERS: bool = true;
+
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
         Bmi2::gather(x, mask)
@@ -221,38 +243,60 @@ impl Kernel for Avx512 {
     }
 
     #[inline(always)]
-    fn disjoint<const L: usize, const C: usize>(group: &[Row<L>], queries: &[u64]) -> u64 {
-        assert!(L == WIDE && group.len() >= C * ROWS);
+    fn disjoint<const L: usize, const C: usize, const G: bool>(
+        chunks: &[Row<L>],
+        avoiding: &Row<L>,
+        queries: &[u64],
+        sliced: u64,
+    ) -> u64 {
+        assert!(L == WIDE && chunks.len() >= C * ROWS);
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
-        // CPU was checked for them; the group holds `C * ROWS` rows of 8 lanes, 64-byte aligned.
-        unsafe { disjoint_avx512::<C>(group.as_ptr().cast(), queries) }
+        // CPU was checked for them; the chunks hold `C * ROWS` rows of 8 lanes and `avoiding`
+        // is one, all 64-byte aligned (blocks of the sieve).
+        unsafe {
+            disjoint_avx512::<C, G>(
+                chunks.as_ptr().cast(),
+                avoiding.as_ptr().cast(),
+                queries,
+                sliced,
+            )
+        }
     }
 }
 
-/// [`Kernel::disjoint`] for rows of 8 lanes at `group`, aligned to 64 bytes: per query, the
-/// rows of three chunks are ANDed by one `vpternlogq`, and the lanes' bits counted by one
-/// `vpopcntq` into 8 running sums.
+/// [`Kernel::disjoint`] for rows of 8 lanes at `chunks` and `avoiding`, aligned to 64 bytes: per
+/// query, `pext` gathers its sliced bits (if `G`), the rows of three chunks (or `avoiding` and two) are
+/// ANDed by one `vpternlogq`, and the lanes' bits counted by one `vpopcntq` into 8 running sums.
 ///
 /// # Safety
-/// The CPU must have AVX-512F and AVX512-VPOPCNTDQ, and `group` must point to `C * ROWS`
-/// aligned rows of 8 lanes.
+/// The CPU must have AVX-512F, AVX512-VPOPCNTDQ and BMI2, `chunks` must point to `C * ROWS`
+/// aligned rows of 8 lanes and `avoiding` to one.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "avx512f,avx512vpopcntdq,bmi2")]
 #[inline]
-unsafe fn disjoint_avx512<const C: usize>(
-    group: *const std::arch::x86_64::__m512i,
+unsafe fn disjoint_avx512<const C: usize, const G: bool>(
+    chunks: *const std::arch::x86_64::__m512i,
+    avoiding: *const std::arch::x86_64::__m512i,
     queries: &[u64],
+    sliced: u64,
 ) -> u64 {
     use std::arch::x86_64::*;
     // SAFETY (of every `row`): `c < C` and the index is below `ROWS`, so the row lies inside
-    // the group the caller vouches for.
+    // the chunks the caller vouches for.
     let row = |c: usize, q: u64| unsafe {
-        _mm512_load_si512(group.add(c * ROWS + (q >> (SPAN * c)) as usize % ROWS))
+        _mm512_load_si512(chunks.add(c * ROWS + (q >> (SPAN * c)) as usize % ROWS))
     };
+    // SAFETY: the caller vouches for one aligned row at `avoiding`.
+    let avoiding = unsafe { _mm512_load_si512(avoiding) };
     let mut found = _mm512_setzero_si512();
     for &q in queries {
-        let mut acc = row(0, q);
-        let mut c = 1;
+        // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
+        let (mut acc, mut c, q) = if G {
+            let q = _pext_u64(q, sliced);
+            (avoiding, 0, q)
+        } else {
+            (row(0, q), 1, q)
+        };
         while c + 1 < C {
             // 0x80: the truth table of `a & b & c`.
             acc = _mm512_ternarylogic_epi64::<0x80>(acc, row(c, q), row(c + 1, q));

@@ -487,11 +487,11 @@ fn twice_sorted<K: Kernel, const L: usize>(
         clock,
         ..
     } = scratch;
-    sieve.build(top_classes, shape.bits());
+    sieve.build::<K>(top_classes, shape.bits());
     clock.lap(Stage::Building);
     let tops_stored = sieve.count::<K>(bottom_classes, stop);
     clock.lap(Stage::Counting);
-    sieve.build(bottom_classes, shape.bits());
+    sieve.build::<K>(bottom_classes, shape.bits());
     clock.lap(Stage::Building);
     let bottoms_stored = sieve.count::<K>(top_classes, stop);
     clock.lap(Stage::Counting);
@@ -535,7 +535,7 @@ fn term<K: Kernel, const L: usize>(
     let mut against = |held: &mut Vec<u64>| {
         let cut = sieve::cut_bits(held, held, shape.word_mask() & !long, held.len(), L);
         stored_classes.sort::<K>(held, cut, long);
-        sieve.build(stored_classes, shape.bits());
+        sieve.build::<K>(stored_classes, shape.bits());
         let mut ask = |batch: &mut Vec<u64>| {
             query_classes.sort::<K>(batch, cut, long);
             total += sieve.count::<K>(query_classes, stop);
