@@ -16,9 +16,11 @@
 //!    made once per board, which is much cheaper than searching each half per task.
 //! 3. **Counting disjoint pairs** is the hot loop (`sieve.rs`): the stored words are kept
 //!    bit-sliced in groups of 256, with the rows of each chunk of 6 bit positions ANDed ahead
-//!    of time for all 64 patterns, so a query word is tested against 256 stored words with 6
-//!    vector ANDs and a popcount. Both sides are sorted once per join by a few busy "cut" bits,
-//!    and a group is only shown the queries whose cut bits avoid those of one of its words.
+//!    of time for all 64 patterns, so a query word is tested against 256 stored words with 5
+//!    vector ANDs and a popcount at `n = 18`. Both sides are sorted once per join by a few busy
+//!    "cut" bits, and a group is only shown the queries whose cut bits avoid those of one of
+//!    its words; it keeps a row per pattern of the cut bits, loaded once per class of queries,
+//!    so the chunks need not slice those bits.
 //!    (Hashing the complement of `v` finds only equal words, not disjoint ones; a subset-sum
 //!    table over `2(n-1)` diagonal bits would need `2^34` entries at `n = 18`.)
 //!
