@@ -78,11 +78,12 @@ pub(super) trait Kernel {
         // Per-lane sums, added up once per class: no horizontal add per query.
         let mut found = [0u64; L];
         for &q in queries {
+            let q = if G { Self::gather(q, sliced) } else { q };
             // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
-            let (q, mut acc, from) = if G {
-                (Self::gather(q, sliced), *avoiding, 0)
+            let (mut acc, from) = if G {
+                (*avoiding, 0)
             } else {
-                (q, chunks[q as usize % ROWS], 1)
+                (chunks[q as usize % ROWS], 1)
             };
             for c in from..C {
                 let row = &chunks[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
@@ -291,13 +292,9 @@ unsafe fn disjoint_avx512<const C: usize, const G: bool>(
     let avoiding = unsafe { _mm512_load_si512(avoiding) };
     let mut found = _mm512_setzero_si512();
     for &q in queries {
+        let q = if G { _pext_u64(q, sliced) } else { q };
         // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
-        let (mut acc, mut c, q) = if G {
-            let q = _pext_u64(q, sliced);
-            (avoiding, 0, q)
-        } else {
-            (row(0, q), 1, q)
-        };
+        let (mut acc, mut c) = if G { (avoiding, 0) } else { (row(0, q), 1) };
         while c + 1 < C {
             // 0x80: the truth table of `a & b & c`.
             acc = _mm512_ternarylogic_epi64::<0x80>(acc, row(c, q), row(c + 1, q));

@@ -81,7 +81,7 @@ pub(super) fn cut_bits(a: &[u64], b: &[u64], candidates: u64, stored: usize, lan
         .min(candidates.count_ones()) as usize;
     // The candidates not cut are sliced into chunks of `SPAN` bits (by the kernels that
     // gather), and each chunk costs a row load per query: a last chunk of one or two bits
-    // joins the cut instead (at n = 17 four chunks instead of five).
+    // joins the cut instead (at n = 20, 5 cut bits leave 31 bits, 6 chunks; 6 leave 5 chunks).
     let spare = (candidates.count_ones() as usize - k) % SPAN;
     if (1..=SPARE_CUT).contains(&spare) && k + spare <= MAX_CUT {
         k += spare;
@@ -129,8 +129,6 @@ fn frequencies(words: &[u64]) -> [u32; 64] {
 /// bits: they are the ones a sieve stores.
 #[derive(Default)]
 pub(super) struct Classes {
-    /// Number of cut bits.
-    k: usize,
     /// The cut bits and the doubling bits the words were sorted by.
     cut: u64,
     doubling: u64,
@@ -149,8 +147,8 @@ impl Classes {
         assert!(
             doubling.count_ones() as usize <= MAX_DOUBLING && cut.count_ones() as usize <= MAX_CUT
         );
-        (self.k, self.cut, self.doubling) = (cut.count_ones() as usize, cut, doubling);
-        let k = self.k;
+        (self.cut, self.doubling) = (cut, doubling);
+        let k = self.k();
         let classes = WEIGHTS << k;
         let class_of =
             |w: u64| ((w & doubling).count_ones() as usize) << k | K::gather(w, cut) as usize;
@@ -192,8 +190,8 @@ impl Classes {
     /// `mask` keeps the cut and doubling bits `from` was sorted by.
     #[inline(always)]
     pub fn keep<K: Kernel>(&mut self, from: &Classes, key: u64, mask: u64) {
-        (self.k, self.cut, self.doubling) = (from.k, from.cut, from.doubling);
-        let classes = WEIGHTS << self.k;
+        (self.cut, self.doubling) = (from.cut, from.doubling);
+        let classes = WEIGHTS << self.k();
         if self.first.len() != SLOTS {
             self.first = vec![0; SLOTS];
         }
@@ -205,6 +203,11 @@ impl Classes {
         self.first[classes] = self.words.len() as u32;
     }
 
+    /// The number of cut bits.
+    fn k(&self) -> usize {
+        self.cut.count_ones() as usize
+    }
+
     /// How many words are held.
     pub fn len(&self) -> usize {
         self.words.len()
@@ -212,8 +215,8 @@ impl Classes {
 
     /// The words of weight 1, sorted by cut bits, and where each bucket starts.
     fn plain(&self) -> (&[u64], &[u32]) {
-        let first = &self.first[..(1 << self.k) + 1];
-        (&self.words[..first[1 << self.k] as usize], first)
+        let first = &self.first[..(1 << self.k()) + 1];
+        (&self.words[..first[1 << self.k()] as usize], first)
     }
 
     /// The words of class `class`.
@@ -345,7 +348,7 @@ impl<const L: usize> Sieve<L> {
         let mut low = 0;
         for (g, block) in words.chunks(Self::GROUP).enumerate() {
             let rows = &mut self.rows_mut()[g * stride..(g + 1) * stride];
-            fill_group(rows, block, &sliced[..chunks * SPAN], &cut[..stored.k]);
+            fill_group(rows, block, &sliced[..chunks * SPAN], &cut[..stored.k()]);
             let (lo, hi) = (g * Self::GROUP, g * Self::GROUP + block.len());
             // The buckets with words in `lo..hi`: from the one holding `lo`.
             while first[low + 1] as usize <= lo {
@@ -395,7 +398,7 @@ impl<const L: usize> Sieve<L> {
         queries: &Classes,
         stop: &AtomicBool,
     ) -> u64 {
-        let (k, sliced) = (queries.k, self.sliced);
+        let (k, sliced) = (queries.k(), self.sliced);
         let (mut total, mut asked_all) = (0, 0);
         for (g, group) in self.rows().chunks_exact(self.stride).enumerate() {
             // A group meets every query once: milliseconds even at N = 24, so a stopped
