@@ -18,7 +18,8 @@ impl Avx2 {
     }
 }
 
-/// AVX-512 with a per-lane bit count (`vpopcntq`), together with everything [`Avx2`] proves.
+/// AVX-512 with a per-lane bit count (`vpopcntq`) and bit shuffles (`vpshufbitqmb`, BITALG),
+/// together with everything [`Avx2`] proves.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Avx512(());
 
@@ -27,6 +28,7 @@ impl Avx512 {
     pub fn detect() -> Option<Avx512> {
         (std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx512bitalg")
             && Avx2::detect().is_some())
         .then_some(Avx512(()))
     }

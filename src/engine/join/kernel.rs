@@ -1,8 +1,8 @@
-//! The three steps of the join that some CPUs have faster instructions for, as a type, so
-//! that the loops around them are compiled once per instruction set: gathering a word's cut
-//! bits ([`Kernel::gather`], `pext`), pairing quarter entries ([`Kernel::pair_up`]) and
-//! counting the stored words of a sieve group disjoint from each query
-//! ([`Kernel::disjoint`]).
+//! The steps of the join that some CPUs have faster instructions for, as a type, so that the
+//! loops around them are compiled once per instruction set: gathering a word's cut bits
+//! ([`Kernel::gather`], `pext`), classing words for the sort ([`Kernel::classify`]), pairing
+//! quarter entries ([`Kernel::pair_up`]) and counting the stored words of a sieve group
+//! disjoint from each query ([`Kernel::disjoint`]).
 //!
 //! [`Portable`] runs anywhere. [`Bmi2`] and [`Avx512`] are only used by code compiled for their
 //! features (`#[target_feature]`), which is only called with a proof from [`super::isa`] that
@@ -31,8 +31,15 @@ pub(super) fn append_pairs<K: Kernel>(
     unsafe { out.set_len(out.len() + end) };
 }
 
-/// The three steps of the join that some CPUs have faster instructions for, as a type, so
-/// that the loops around them are compiled once per instruction set.
+/// The class of word `w` for the sort: how many of the `doubling` bits it has, above its `k`
+/// `cut` bits gathered.
+#[inline(always)]
+pub(super) fn class_of<K: Kernel + ?Sized>(w: u64, cut: u64, doubling: u64, k: u32) -> usize {
+    ((w & doubling).count_ones() << k) as usize | K::gather(w, cut) as usize
+}
+
+/// The steps of the join that some CPUs have faster instructions for, as a type, so that the
+/// loops around them are compiled once per instruction set.
 pub(super) trait Kernel {
     /// Whether [`Kernel::gather`] is one instruction: then a sieve may slice only the bits its
     /// cut rows leave (one pattern per query class), and gather them per query.
@@ -40,6 +47,22 @@ pub(super) trait Kernel {
 
     /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
     fn gather(x: u64, mask: u64) -> u64;
+
+    /// Whether [`Kernel::classify`] works out many classes at once: then the sort stores each
+    /// word's class for its two passes, else it works the class out in each pass (one at a
+    /// time, storing them made the sort no faster).
+    const CLASSIFIES: bool;
+
+    /// Writes to `classes[i]` the class of `words[i]` for the sort ([`class_of`]). `cut` has
+    /// at most 8 bits and `doubling` at most 2, so a class is below `3 << 8`; `classes` is at
+    /// least as long as `words`.
+    #[inline(always)]
+    fn classify(words: &[u64], cut: u64, doubling: u64, classes: &mut [u16]) {
+        let k = cut.count_ones();
+        for (class, &w) in classes.iter_mut().zip(words) {
+            *class = class_of::<Self>(w, cut, doubling, k) as u16;
+        }
+    }
 
     /// Writes `(left | r) & mask` to the front of `out` for every `r` of `rights` with
     /// `key & r == 0`, in order, and returns how many it wrote. `out` must have
@@ -105,6 +128,7 @@ pub(super) struct Portable;
 impl Kernel for Portable {
     // A loop over the mask's bits: a query reads its chunks in place instead.
     const GATHERS: bool = false;
+    const CLASSIFIES: bool = false;
 
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
@@ -128,6 +152,8 @@ pub(super) struct Bmi2;
 #[cfg(target_arch = "x86_64")]
 impl Kernel for Bmi2 {
     const GATHERS: bool = true;
+    // Measured: storing the classes made the AVX2 loops 1.4% slower at n = 18.
+    const CLASSIFIES: bool = false;
 
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
@@ -223,10 +249,20 @@ pub(super) struct Avx512;
 #[cfg(target_arch = "x86_64")]
 impl Kernel for Avx512 {
     const GATHERS: bool = true;
+    const CLASSIFIES: bool = true;
 
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
         Bmi2::gather(x, mask)
+    }
+
+    #[inline(always)]
+    fn classify(words: &[u64], cut: u64, doubling: u64, classes: &mut [u16]) {
+        assert!(cut.count_ones() <= 8 && classes.len() >= words.len());
+        // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
+        // CPU was checked for them; `cut` has at most 8 bits and `classes` room for a class
+        // per word.
+        unsafe { classify_avx512(words, cut, doubling, classes.as_mut_ptr()) }
     }
 
     #[inline(always)]
@@ -308,6 +344,51 @@ unsafe fn disjoint_avx512<const C: usize, const G: bool>(
     _mm512_reduce_add_epi64(found) as u64
 }
 
+/// [`Kernel::classify`] 8 words at a time: `vpshufbitqmb` copies the cut bits of each word
+/// into its byte of a mask, `vpopcntq` counts its doubling bits, and `vpmovqw` stores the 8
+/// classes. The sort then reads the classes instead of working each out twice with `pext`
+/// (measured 1.4x faster on its own, sorting lists of 6500 words into 768 classes).
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX512-BITALG and AVX512-VPOPCNTDQ, `cut` at most 8 bits, and
+/// `classes` must be valid for `words.len()` writes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bitalg,avx512vpopcntdq")]
+#[inline]
+unsafe fn classify_avx512(words: &[u64], cut: u64, doubling: u64, classes: *mut u16) {
+    use std::arch::x86_64::*;
+    let k = cut.count_ones();
+    // Byte j of every lane: the position of the j-th lowest cut bit. The bytes past the `k`
+    // cut bits select bit 0, and `used` clears what they copy.
+    let mut positions = [0u8; 8];
+    let mut rest = cut;
+    for p in &mut positions {
+        if rest == 0 {
+            break;
+        }
+        *p = rest.trailing_zeros() as u8;
+        rest &= rest - 1;
+    }
+    let positions = _mm512_set1_epi64(i64::from_le_bytes(positions));
+    let used = 0x0101_0101_0101_0101u64 * ((1u64 << k) - 1);
+    let (doubling, shift) = (
+        _mm512_set1_epi64(doubling as i64),
+        _mm512_set1_epi64(i64::from(k)),
+    );
+    for (i, chunk) in words.chunks(8).enumerate() {
+        // The last chunk may be short: its missing lanes are neither read nor stored.
+        let lanes = ((1u16 << chunk.len()) - 1) as u8;
+        // SAFETY: the mask reads only the chunk's own words.
+        let w = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
+        let pattern = _mm512_bitshuffle_epi64_mask(w, positions) & used;
+        let pattern = _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(pattern as i64));
+        let weight = _mm512_popcnt_epi64(_mm512_and_si512(w, doubling));
+        let class = _mm512_or_si512(_mm512_sllv_epi64(weight, shift), pattern);
+        // SAFETY: the lanes stored are the chunk's, whose words' slots the caller vouches for.
+        unsafe { _mm512_mask_cvtepi64_storeu_epi16(classes.add(8 * i).cast(), lanes, class) };
+    }
+}
+
 /// [`Kernel::pair_up`] 8 rights at a time: one AND-test gives the mask of those kept, and
 /// `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the end
 /// so far.
@@ -359,6 +440,61 @@ mod tests {
             #[cfg(target_arch = "x86_64")]
             if std::is_x86_feature_detected!("bmi2") {
                 assert_eq!(Bmi2::gather(x, mask), packed);
+            }
+        }
+    }
+
+    #[test]
+    fn classify_counts_the_doubling_bits_above_the_cut_bits_gathered() {
+        fn check<K: Kernel>(words: &[u64], cut: u64, doubling: u64) {
+            // The definition, bit by bit: no `pext`, no popcount.
+            let slow: Vec<u16> = words
+                .iter()
+                .map(|&w| {
+                    let (mut pattern, mut next) = (0u16, 0);
+                    for bit in 0..64 {
+                        if cut >> bit & 1 == 1 {
+                            pattern |= ((w >> bit & 1) as u16) << next;
+                            next += 1;
+                        }
+                    }
+                    let weight = (0..64).filter(|&b| (w & doubling) >> b & 1 == 1).count();
+                    (weight as u16) << next | pattern
+                })
+                .collect();
+            let mut fast = vec![u16::MAX; words.len()];
+            K::classify(words, cut, doubling, &mut fast);
+            assert_eq!(fast, slow, "{} words, cut {cut:#x}", words.len());
+        }
+        let mut x = 0x0fed_cba9_8765_4321u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        // Every length of a last short chunk, 0 to 8 cut bits anywhere in the word (the top
+        // bit too), and 0 to 2 doubling bits.
+        for len in 0..=19 {
+            let words: Vec<u64> = (0..len).map(|_| next()).collect();
+            for k in 0..=8 {
+                let mut cut: u64 = if k > 0 && len % 2 == 0 { 1 << 63 } else { 0 };
+                while cut.count_ones() < k {
+                    cut |= 1 << (next() % 64);
+                }
+                let mut doubling = 0u64;
+                while doubling.count_ones() < (len % 3) as u32 {
+                    doubling |= 1 << (next() % 64);
+                }
+                check::<Portable>(&words, cut, doubling);
+                #[cfg(target_arch = "x86_64")]
+                if super::super::isa::Avx2::detect().is_some() {
+                    check::<Bmi2>(&words, cut, doubling);
+                }
+                #[cfg(target_arch = "x86_64")]
+                if super::super::isa::Avx512::detect().is_some() {
+                    check::<Avx512>(&words, cut, doubling);
+                }
             }
         }
     }

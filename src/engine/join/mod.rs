@@ -320,7 +320,7 @@ fn count_main_avx2(
 /// The main-task count compiled for AVX-512: a sieve row of 8 lanes is one register, three
 /// rows are ANDed by one instruction and the lanes' bits counted by another.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512vpopcntdq,avx2,bmi2,popcnt")]
+#[target_feature(enable = "avx512f,avx512bitalg,avx512vpopcntdq,avx2,bmi2,popcnt")]
 fn count_main_avx512(
     _: isa::Avx512,
     tasks: &JoinTasks,

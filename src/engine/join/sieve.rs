@@ -29,7 +29,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::{append_pairs, Kernel};
+use super::kernel::{append_pairs, class_of, Kernel};
 
 /// 64-bit lanes per group where the widest vectors are AVX2's: 4 fill one register.
 pub(super) const NARROW: usize = 4;
@@ -136,6 +136,8 @@ pub(super) struct Classes {
     /// the end are unused).
     first: Vec<u32>,
     words: Vec<u64>,
+    /// The class of each word being sorted, in the order given (the sort's scratch).
+    class_of: Vec<u16>,
 }
 
 impl Classes {
@@ -143,46 +145,29 @@ impl Classes {
     #[inline(always)]
     pub fn sort<K: Kernel>(&mut self, words: &[u64], cut: u64, doubling: u64) {
         // Checked once here, so that every class below is under `classes`, itself under
-        // `SLOTS`: `class_of` counts at most `MAX_DOUBLING` bits and gathers `k` of them.
+        // `SLOTS`: a class counts at most `MAX_DOUBLING` bits and gathers `k` of them.
         assert!(
             doubling.count_ones() as usize <= MAX_DOUBLING && cut.count_ones() as usize <= MAX_CUT
         );
         (self.cut, self.doubling) = (cut, doubling);
         let k = self.k();
-        let classes = WEIGHTS << k;
-        let class_of =
-            |w: u64| ((w & doubling).count_ones() as usize) << k | K::gather(w, cut) as usize;
         if self.first.len() != SLOTS {
             self.first = vec![0; SLOTS];
         }
         self.words.resize(words.len(), 0);
-        // A table of a power-of-two size, indexed modulo that size: the index needs no bounds
-        // check (measured: the checks of the two loops below had cost 2-3% at n = 18 and 19).
-        // Plain slices, too: the stores cannot then touch the vectors' own fields, so the
-        // compiler keeps their addresses in registers instead of reloading them per word.
         let first: &mut [u32; SLOTS] = (&mut self.first[..]).try_into().expect("SLOTS long");
-        let sorted = &mut self.words[..];
-        first[..=classes].fill(0);
-        for &w in words {
-            first[(class_of(w) + 1) % SLOTS] += 1;
+        if K::CLASSIFIES {
+            // Each word's class worked out once (8 at a time), for both passes.
+            self.class_of.resize(words.len(), 0);
+            K::classify(words, cut, doubling, &mut self.class_of);
+            let classes = self.class_of.iter().map(|&c| usize::from(c));
+            place(first, &mut self.words, words, classes, WEIGHTS << k);
+        } else {
+            let classes = words
+                .iter()
+                .map(|&w| class_of::<K>(w, cut, doubling, k as u32));
+            place(first, &mut self.words, words, classes, WEIGHTS << k);
         }
-        for c in 1..=classes {
-            first[c] += first[c - 1];
-        }
-        for &w in words {
-            let c = class_of(w) % SLOTS;
-            let at = first[c] as usize;
-            debug_assert!(at < sorted.len());
-            // SAFETY: `at` is below `sorted.len()`. The first loop counted the words of each
-            // class with the same `class_of`, so this loop sees exactly as many words of class
-            // `c` as the running sum left room for: `first[c]` stays below the start of class
-            // `c + 1`, at most `words.len()`, which is `sorted.len()`.
-            unsafe { *sorted.get_unchecked_mut(at) = w };
-            first[c] += 1;
-        }
-        // `first[c]` is now where class `c + 1` starts.
-        first[..=classes].rotate_right(1);
-        first[0] = 0;
     }
 
     /// Keeps, class by class, `(w & mask)` for every word `w` of `from` with `w & key == 0`
@@ -224,6 +209,49 @@ impl Classes {
     fn class(&self, class: usize) -> &[u64] {
         &self.words[self.first[class] as usize..self.first[class + 1] as usize]
     }
+}
+
+/// The counting sort of [`Classes::sort`]: puts `words` into `sorted` class by class, given
+/// the class of each word in the same order (read twice, alike), and leaves in `first[c]` where
+/// class `c` starts (and in `first[classes]` the end). Every class must be below `classes`,
+/// as [`Classes::sort`] checks: the first loop below counts only those, and the writes stay
+/// in bounds only if every word was counted.
+#[inline(always)]
+fn place(
+    first: &mut [u32; SLOTS],
+    sorted: &mut [u64],
+    words: &[u64],
+    class_of: impl Iterator<Item = usize> + Clone,
+    classes: usize,
+) {
+    // A table of a power-of-two size, indexed modulo that size: the index needs no bounds
+    // check (measured: the checks of the two loops below had cost 2-3% at n = 18 and 19).
+    // Plain slices, too: the stores cannot then touch the vectors' own fields, so the compiler
+    // keeps their addresses in registers instead of reloading them per word.
+    assert!(classes < SLOTS && sorted.len() == words.len());
+    first[..=classes].fill(0);
+    for c in class_of.clone() {
+        first[(c + 1) % SLOTS] += 1;
+    }
+    for c in 1..=classes {
+        first[c] += first[c - 1];
+    }
+    // A cheap check of that: a class from `classes` to `SLOTS - 2` would be missing here.
+    assert_eq!(first[classes] as usize, words.len());
+    for (&w, c) in words.iter().zip(class_of) {
+        let c = c % SLOTS;
+        let at = first[c] as usize;
+        debug_assert!(at < sorted.len());
+        // SAFETY: `at` is below `sorted.len()`. The first loop counted the words of each class
+        // from the same classes, all below `classes`, so this loop sees exactly as many words
+        // of class `c` as the running sum left room for: `first[c]` stays below the start of
+        // class `c + 1`, at most `words.len()`, which is `sorted.len()`.
+        unsafe { *sorted.get_unchecked_mut(at) = w };
+        first[c] += 1;
+    }
+    // `first[c]` is now where class `c + 1` starts.
+    first[..=classes].rotate_right(1);
+    first[0] = 0;
 }
 
 /// Stored words, bucketed and bit-sliced, ready to count the ones disjoint from a query.
