@@ -384,7 +384,7 @@ unsafe fn classify_avx512(words: &[u64], cut: u64, doubling: u64, classes: *mut 
         let pattern = _mm512_cvtepu8_epi64(_mm_cvtsi64_si128(pattern as i64));
         let weight = _mm512_popcnt_epi64(_mm512_and_si512(w, doubling));
         let class = _mm512_or_si512(_mm512_sllv_epi64(weight, shift), pattern);
-        // SAFETY: the lanes stored are the chunk's, whose words' slots the caller vouches for.
+        // SAFETY: the lanes stored are the chunk's, whose slots the caller vouches for.
         unsafe { _mm512_mask_cvtepi64_storeu_epi16(classes.add(8 * i).cast(), lanes, class) };
     }
 }
