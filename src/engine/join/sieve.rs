@@ -313,7 +313,9 @@ impl<const L: usize> Sieve<L> {
         // Per group: its rows (at most all the bits sliced, and a row per cut pattern), its
         // query classes and where they start.
         let group = (chunks * ROWS as u64 + (1 << MAX_CUT)) * row + (1 << MAX_CUT) + 4;
-        let classes = 3 * (8 * words + 4 * (SLOTS as u64));
+        // Each list of classes: its words, a class per word (`u16`, for the sort) and the
+        // table of class starts.
+        let classes = 3 * ((8 + 2) * words + 4 * (SLOTS as u64));
         groups * group + classes
     }
 
