@@ -497,7 +497,6 @@ impl Quarters {
         let left_cols = cols & all_rows;
         let right_cols = cols >> h;
         let k = left_cols.count_ones() as usize;
-        // A right placement attacking the middle queen fails the pair test.
         let blocked = self.shape.blocked(middle);
         for rows in Combinations::new(h, k) {
             let lefts = self.left.get(rows, left_cols);
@@ -505,11 +504,22 @@ impl Quarters {
                 continue;
             }
             let rights = self.right.get(all_rows ^ rows, right_cols);
-            for &l in lefts {
-                if l & blocked != 0 {
+            // The pair test and the OR are symmetric, so the shorter list goes outside: a call
+            // of the vector step costs about as much as a few pairs, and the lists of a row set
+            // are short (at n = 18 about 17 left and 9 right entries: 2.4 times fewer calls,
+            // each of 23 pairs instead of 9).
+            let (outer, inner) = if lefts.len() <= rights.len() {
+                (lefts, rights)
+            } else {
+                (rights, lefts)
+            };
+            for &o in outer {
+                // A placement attacking the middle queen is dropped here if outside, and fails
+                // the pair test if inside.
+                if o & blocked != 0 {
                     continue;
                 }
-                append_pairs::<K>(out, l, l | blocked, mask, rights);
+                append_pairs::<K>(out, o, o | blocked, mask, inner);
                 if out.len() >= batch && !full(out) {
                     return;
                 }

@@ -14,19 +14,19 @@ use super::sieve::{Row, ROWS, SPAN, WIDE};
 /// vector of 8 words may be stored from the last kept position.
 const PAIR_SLACK: usize = 8;
 
-/// Appends to `out` what [`Kernel::pair_up`] writes: `(left | r) & mask` for every `r` of
-/// `rights` with `key & r == 0`, in order.
+/// Appends to `out` what [`Kernel::pair_up`] writes: `(one | r) & mask` for every `r` of
+/// `others` with `key & r == 0`, in order.
 #[inline(always)]
 pub(super) fn append_pairs<K: Kernel>(
     out: &mut Vec<u64>,
-    left: u64,
+    one: u64,
     key: u64,
     mask: u64,
-    rights: &[u64],
+    others: &[u64],
 ) {
-    out.reserve(rights.len() + PAIR_SLACK);
-    let spare = &mut out.spare_capacity_mut()[..rights.len() + PAIR_SLACK];
-    let end = K::pair_up(left, key, mask, rights, spare);
+    out.reserve(others.len() + PAIR_SLACK);
+    let spare = &mut out.spare_capacity_mut()[..others.len() + PAIR_SLACK];
+    let end = K::pair_up(one, key, mask, others, spare);
     // SAFETY: `pair_up` has written the first `end` spare slots.
     unsafe { out.set_len(out.len() + end) };
 }
@@ -64,25 +64,26 @@ pub(super) trait Kernel {
         }
     }
 
-    /// Writes `(left | r) & mask` to the front of `out` for every `r` of `rights` with
-    /// `key & r == 0`, in order, and returns how many it wrote. `out` must have
-    /// `rights.len() + PAIR_SLACK` slots; those past the returned count may be written too,
+    /// Writes `(one | r) & mask` to the front of `out` for every `r` of `others` with
+    /// `key & r == 0`, in order, and returns how many it wrote (`one`: a quarter entry
+    /// paired with the other quarter's, or 0 to keep the part of a list that avoids `key`). `out` must have
+    /// `others.len() + PAIR_SLACK` slots; those past the returned count may be written too,
     /// with anything.
     #[inline(always)]
     fn pair_up(
-        left: u64,
+        one: u64,
         key: u64,
         mask: u64,
-        rights: &[u64],
+        others: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
-        let out = &mut out[..rights.len()];
+        let out = &mut out[..others.len()];
         let mut end = 0;
         // Every pair is written and kept by moving the end: about half pass, and a branch
         // would be mispredicted half the time.
-        for &r in rights {
+        for &r in others {
             // In bounds: `end` is at most the index of `r`.
-            out[end].write((left | r) & mask);
+            out[end].write((one | r) & mask);
             end += usize::from(key & r == 0);
         }
         end
@@ -164,16 +165,16 @@ impl Kernel for Bmi2 {
 
     #[inline(always)]
     fn pair_up(
-        left: u64,
+        one: u64,
         key: u64,
         mask: u64,
-        rights: &[u64],
+        others: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
-        assert!(out.len() >= rights.len() + PAIR_SLACK);
+        assert!(out.len() >= others.len() + PAIR_SLACK);
         // SAFETY: `Bmi2` is only used by code compiled for AVX2, chosen after the CPU was
         // checked for it; `out` has the slots `pair_up_avx2` may write.
-        unsafe { pair_up_avx2(left, key, mask, rights, out.as_mut_ptr().cast()) }
+        unsafe { pair_up_avx2(one, key, mask, others, out.as_mut_ptr().cast()) }
     }
 }
 
@@ -198,24 +199,24 @@ const PACK4: [[u32; 8]; 16] = {
     table
 };
 
-/// [`Kernel::pair_up`] 4 rights at a time with AVX2: one compare gives the mask of those kept,
+/// [`Kernel::pair_up`] 4 entries at a time with AVX2: one compare gives the mask of those kept,
 /// and a `vpermd` by a table row packs their ORs to the front of a register, stored whole at
-/// the end so far; the last few rights one by one.
+/// the end so far; the last few one by one.
 ///
 /// # Safety
-/// The CPU must have AVX2, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.
+/// The CPU must have AVX2, and `out` must be valid for `others.len() + PAIR_SLACK` writes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt")]
 #[inline]
-unsafe fn pair_up_avx2(left: u64, key: u64, mask: u64, rights: &[u64], out: *mut u64) -> usize {
+unsafe fn pair_up_avx2(one: u64, key: u64, mask: u64, others: &[u64], out: *mut u64) -> usize {
     use std::arch::x86_64::*;
-    let (wide_left, wide_key, wide_mask) = (
-        _mm256_set1_epi64x(left as i64),
+    let (wide_one, wide_key, wide_mask) = (
+        _mm256_set1_epi64x(one as i64),
         _mm256_set1_epi64x(key as i64),
         _mm256_set1_epi64x(mask as i64),
     );
     let mut end = 0;
-    let chunks = rights.chunks_exact(4);
+    let chunks = others.chunks_exact(4);
     let rest = chunks.remainder();
     for chunk in chunks {
         // SAFETY: the chunk holds 4 words.
@@ -224,16 +225,16 @@ unsafe fn pair_up_avx2(left: u64, key: u64, mask: u64, rights: &[u64], out: *mut
         let kept = _mm256_movemask_pd(_mm256_castsi256_pd(clear)) as usize;
         // SAFETY: `kept` is below 16, a row of the table of 8 indices.
         let order = unsafe { _mm256_loadu_si256(PACK4[kept].as_ptr().cast()) };
-        let paired = _mm256_and_si256(_mm256_or_si256(r, wide_left), wide_mask);
+        let paired = _mm256_and_si256(_mm256_or_si256(r, wide_one), wide_mask);
         let packed = _mm256_permutevar8x32_epi32(paired, order);
-        // SAFETY: `end` is at most the number of rights before this chunk, so the 4 words
-        // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
+        // SAFETY: `end` is at most the number of others before this chunk, so the 4 words
+        // stored lie within the `others.len() + PAIR_SLACK` the caller vouches for.
         unsafe { _mm256_storeu_si256(out.add(end).cast(), packed) };
         end += kept.count_ones() as usize;
     }
     for &r in rest {
         // SAFETY: as above, `end` is at most the index of `r`.
-        unsafe { out.add(end).write((left | r) & mask) };
+        unsafe { out.add(end).write((one | r) & mask) };
         end += usize::from(key & r == 0);
     }
     end
@@ -267,16 +268,16 @@ impl Kernel for Avx512 {
 
     #[inline(always)]
     fn pair_up(
-        left: u64,
+        one: u64,
         key: u64,
         mask: u64,
-        rights: &[u64],
+        others: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
-        assert!(out.len() >= rights.len() + PAIR_SLACK);
+        assert!(out.len() >= others.len() + PAIR_SLACK);
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
         // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
-        unsafe { pair_up_avx512(left, key, mask, rights, out.as_mut_ptr().cast()) }
+        unsafe { pair_up_avx512(one, key, mask, others, out.as_mut_ptr().cast()) }
     }
 
     #[inline(always)]
@@ -389,34 +390,34 @@ unsafe fn classify_avx512(words: &[u64], cut: u64, doubling: u64, classes: *mut 
     }
 }
 
-/// [`Kernel::pair_up`] 8 rights at a time: one AND-test gives the mask of those kept, and
+/// [`Kernel::pair_up`] 8 entries at a time: one AND-test gives the mask of those kept, and
 /// `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the end
 /// so far.
 ///
 /// # Safety
-/// The CPU must have AVX-512F, and `out` must be valid for `rights.len() + PAIR_SLACK` writes.
+/// The CPU must have AVX-512F, and `out` must be valid for `others.len() + PAIR_SLACK` writes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
 #[inline]
-unsafe fn pair_up_avx512(left: u64, key: u64, mask: u64, rights: &[u64], out: *mut u64) -> usize {
+unsafe fn pair_up_avx512(one: u64, key: u64, mask: u64, others: &[u64], out: *mut u64) -> usize {
     use std::arch::x86_64::*;
-    let (left, key, mask) = (
-        _mm512_set1_epi64(left as i64),
+    let (one, key, mask) = (
+        _mm512_set1_epi64(one as i64),
         _mm512_set1_epi64(key as i64),
         _mm512_set1_epi64(mask as i64),
     );
     let mut end = 0;
-    for chunk in rights.chunks(8) {
+    for chunk in others.chunks(8) {
         // The last chunk may be short: its missing lanes are neither read nor kept.
         let lanes = ((1u16 << chunk.len()) - 1) as u8;
         // SAFETY: the mask reads only the chunk's own words.
         let r = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
         let kept = _mm512_mask_testn_epi64_mask(lanes, r, key);
         // 0xa8: the truth table of `(a | b) & c`.
-        let paired = _mm512_ternarylogic_epi64::<0xa8>(r, left, mask);
+        let paired = _mm512_ternarylogic_epi64::<0xa8>(r, one, mask);
         let packed = _mm512_maskz_compress_epi64(kept, paired);
-        // SAFETY: `end` is at most the number of rights before this chunk, so the 8 words
-        // stored lie within the `rights.len() + PAIR_SLACK` the caller vouches for.
+        // SAFETY: `end` is at most the number of others before this chunk, so the 8 words
+        // stored lie within the `others.len() + PAIR_SLACK` the caller vouches for.
         unsafe { _mm512_storeu_si512(out.add(end).cast(), packed) };
         end += kept.count_ones() as usize;
     }
@@ -500,21 +501,21 @@ mod tests {
     }
 
     #[test]
-    fn pair_up_keeps_the_rights_that_avoid_the_key_masked() {
-        fn check<K: Kernel>(left: u64, key: u64, mask: u64, rights: &[u64]) {
-            let slow: Vec<u64> = rights
+    fn pair_up_keeps_the_others_that_avoid_the_key_masked() {
+        fn check<K: Kernel>(one: u64, key: u64, mask: u64, others: &[u64]) {
+            let slow: Vec<u64> = others
                 .iter()
                 .filter(|&&r| r & key == 0)
-                .map(|&r| (left | r) & mask)
+                .map(|&r| (one | r) & mask)
                 .collect();
-            let mut out = vec![std::mem::MaybeUninit::new(0); rights.len() + PAIR_SLACK];
-            let end = K::pair_up(left, key, mask, rights, &mut out);
+            let mut out = vec![std::mem::MaybeUninit::new(0); others.len() + PAIR_SLACK];
+            let end = K::pair_up(one, key, mask, others, &mut out);
             // SAFETY: `pair_up` wrote the first `end` slots (all were initialised anyway).
             let fast: Vec<u64> = out[..end]
                 .iter()
                 .map(|w| unsafe { w.assume_init() })
                 .collect();
-            assert_eq!(fast, slow, "{} rights", rights.len());
+            assert_eq!(fast, slow, "{} others", others.len());
         }
         let mut x = 0x1234_5678_9abc_def1u64;
         let mut next = || {
@@ -526,17 +527,17 @@ mod tests {
         // Every length of a last short chunk, keys that keep none, some or all, and masks
         // that keep all bits or some.
         for len in 0..=41 {
-            let rights: Vec<u64> = (0..len).map(|_| next()).collect();
+            let others: Vec<u64> = (0..len).map(|_| next()).collect();
             for key in [0, !0, next(), next() & next()] {
-                let (left, mask) = (next(), [!0, next()][len % 2]);
-                check::<Portable>(left, key, mask, &rights);
+                let (one, mask) = (next(), [!0, next()][len % 2]);
+                check::<Portable>(one, key, mask, &others);
                 #[cfg(target_arch = "x86_64")]
                 if super::super::isa::Avx2::detect().is_some() {
-                    check::<Bmi2>(left, key, mask, &rights);
+                    check::<Bmi2>(one, key, mask, &others);
                 }
                 #[cfg(target_arch = "x86_64")]
                 if super::super::isa::Avx512::detect().is_some() {
-                    check::<Avx512>(left, key, mask, &rights);
+                    check::<Avx512>(one, key, mask, &others);
                 }
             }
         }
