@@ -66,9 +66,9 @@ pub(super) trait Kernel {
 
     /// Writes `(one | r) & mask` to the front of `out` for every `r` of `others` with
     /// `key & r == 0`, in order, and returns how many it wrote (`one`: a quarter entry
-    /// paired with the other quarter's, or 0 to keep the part of a list that avoids `key`). `out` must have
-    /// `others.len() + PAIR_SLACK` slots; those past the returned count may be written too,
-    /// with anything.
+    /// paired with the other quarter's, or 0 to keep the part of a list that avoids `key`).
+    /// `out` must have `others.len() + PAIR_SLACK` slots; those past the returned count may be
+    /// written too, with anything.
     #[inline(always)]
     fn pair_up(
         one: u64,
