@@ -18,7 +18,7 @@ impl Avx2 {
     }
 }
 
-/// AVX-512 with a per-lane bit count (`vpopcntq`) and bit shuffles (`vpshufbitqmb`, BITALG),
+/// AVX-512 on 512- and 256-bit registers (VL), with a per-lane bit count (`vpopcntq`) and bit shuffles (`vpshufbitqmb`, BITALG),
 /// together with everything [`Avx2`] proves.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Avx512(());
@@ -27,6 +27,7 @@ impl Avx512 {
     /// `Some` if the CPU has the features.
     pub fn detect() -> Option<Avx512> {
         (std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512vl")
             && std::is_x86_feature_detected!("avx512vpopcntdq")
             && std::is_x86_feature_detected!("avx512bitalg")
             && Avx2::detect().is_some())

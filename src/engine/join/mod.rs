@@ -438,7 +438,9 @@ fn count_main_portable<K: Kernel, const L: usize>(
     (scratch.tops, scratch.top_words, scratch.bottom_words) = (tops, words, bottoms);
     if scratch.clock.on() {
         let mut times = scratch.clock.take();
-        (times.stored, times.pairs) = scratch.sieve.take_work();
+        let (stored, pairs) = scratch.sieve.take_work();
+        let (small_stored, small_pairs) = scratch.small.take_work();
+        (times.stored, times.pairs) = (stored + small_stored, pairs + small_pairs);
         *tasks.stage_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
     }
     total
@@ -487,18 +489,63 @@ fn twice_sorted<K: Kernel, const L: usize>(
         top_classes,
         bottom_classes,
         sieve,
+        small,
+        wide_only,
         clock,
         ..
     } = scratch;
-    sieve.build::<K>(top_classes, shape.bits());
-    clock.lap(Stage::Building);
-    let tops_stored = sieve.count::<K>(bottom_classes, stop);
+    let narrow = K::NARROW_HALVES && !*wide_only;
+    stored_against::<K, L>(
+        shape,
+        sieve,
+        small,
+        narrow,
+        top_classes,
+        bottom_classes,
+        clock,
+        stop,
+    ) + stored_against::<K, L>(
+        shape,
+        sieve,
+        small,
+        narrow,
+        bottom_classes,
+        top_classes,
+        clock,
+        stop,
+    )
+}
+
+/// `Σ 2^weight(q) · #{s : s & q == 0}` over the `queries` and the words of weight 1 of
+/// `stored`: a sieve of `stored` built and asked. Where `narrow`, a side that fits one group
+/// of 256 words goes to `small`.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn stored_against<K: Kernel, const L: usize>(
+    shape: &Shape,
+    sieve: &mut Sieve<L>,
+    small: &mut Sieve<{ sieve::NARROW }>,
+    narrow: bool,
+    stored: &Classes,
+    queries: &Classes,
+    clock: &mut Clock,
+    stop: &AtomicBool,
+) -> u64 {
+    let bits = shape.bits();
+    let count = if narrow
+        && L > sieve::NARROW
+        && stored.stored_len() <= Sieve::<{ sieve::NARROW }>::GROUP
+    {
+        small.build::<K>(stored, bits);
+        clock.lap(Stage::Building);
+        small.count::<K>(queries, stop)
+    } else {
+        sieve.build::<K>(stored, bits);
+        clock.lap(Stage::Building);
+        sieve.count::<K>(queries, stop)
+    };
     clock.lap(Stage::Counting);
-    sieve.build::<K>(bottom_classes, shape.bits());
-    clock.lap(Stage::Building);
-    let bottoms_stored = sieve.count::<K>(top_classes, stop);
-    clock.lap(Stage::Counting);
-    tops_stored + bottoms_stored
+    count
 }
 
 /// [`twice_sorted`] for halves too long to hold: each side is stored `chunk` words at a time,
@@ -589,6 +636,11 @@ struct Scratch<const L: usize> {
     stored_words: Vec<u64>,
     batch: Vec<u64>,
     sieve: Sieve<L>,
+    /// Where groups hold 512 words and a sieve of 256 costs half as much
+    /// ([`Kernel::NARROW_HALVES`]): the sieve of the sides that fit one group of 256.
+    small: Sieve<{ sieve::NARROW }>,
+    /// Never uses `small` (to test the wide groups on small sides).
+    wide_only: bool,
 }
 
 impl<const L: usize> Scratch<L> {
@@ -778,14 +830,24 @@ mod tests {
 
     /// Each main task's count with one instruction set's copy of the loops, whatever the CPU
     /// would choose; `None` if the CPU lacks it.
-    fn per_task<K: Kernel, const L: usize>(n: usize, chunk: usize, runs: bool) -> Option<Vec<u64>> {
+    /// With `wide_only`, sides that fit a group of 256 words are stored in the wide groups
+    /// all the same.
+    fn per_task<K: Kernel, const L: usize>(
+        n: usize,
+        chunk: usize,
+        runs: bool,
+        wide_only: bool,
+    ) -> Option<Vec<u64>> {
         if !runs {
             return None;
         }
         let tasks = JoinTasks::with_chunk(n, chunk).unwrap();
         let never = AtomicBool::new(false);
         let quarters = tasks.quarters(&never).unwrap();
-        let mut scratch = Scratch::<L>::default();
+        let mut scratch = Scratch::<L> {
+            wide_only,
+            ..Scratch::default()
+        };
         let count =
             |&cols: &u32| count_main_portable::<K, L>(&tasks, quarters, cols, &mut scratch, &never);
         Some(tasks.main.iter().map(count).collect())
@@ -796,14 +858,15 @@ mod tests {
         for n in 4..=15 {
             for chunk in [CHUNK, 7] {
                 // The portable loops with groups of 256 words are the reference.
-                let reference = per_task::<kernel::Portable, { sieve::NARROW }>(n, chunk, true);
+                let reference =
+                    per_task::<kernel::Portable, { sieve::NARROW }>(n, chunk, true, false);
                 let reference = reference.unwrap();
                 let total: u64 = reference.iter().sum();
                 assert_eq!(
                     Some(u128::from(total)),
                     crate::reference::published(n).map(|p| p.0)
                 );
-                let wide = per_task::<kernel::Portable, { sieve::WIDE }>(n, chunk, true);
+                let wide = per_task::<kernel::Portable, { sieve::WIDE }>(n, chunk, true, false);
                 assert_eq!(
                     wide.as_ref(),
                     Some(&reference),
@@ -812,11 +875,19 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 {
                     let avx2 = isa::Avx2::detect().is_some();
-                    let avx2 = per_task::<kernel::Bmi2, { sieve::NARROW }>(n, chunk, avx2);
+                    let avx2 = per_task::<kernel::Bmi2, { sieve::NARROW }>(n, chunk, avx2, false);
                     assert!(avx2.is_none_or(|a| a == reference), "n = {n}, AVX2");
                     let avx512 = isa::Avx512::detect().is_some();
-                    let avx512 = per_task::<kernel::Avx512, { sieve::WIDE }>(n, chunk, avx512);
-                    assert!(avx512.is_none_or(|a| a == reference), "n = {n}, AVX-512");
+                    // Small sides in groups of 256 (most joins up to n = 15), and in 512.
+                    for wide_only in [false, true] {
+                        let counts = per_task::<kernel::Avx512, { sieve::WIDE }>(
+                            n, chunk, avx512, wide_only,
+                        );
+                        assert!(
+                            counts.is_none_or(|a| a == reference),
+                            "n = {n}, AVX-512, wide only: {wide_only}"
+                        );
+                    }
                 }
             }
         }

@@ -207,6 +207,11 @@ impl Classes {
         self.words.len()
     }
 
+    /// How many words a sieve built from these stores: those of weight 1.
+    pub fn stored_len(&self) -> usize {
+        self.first[1 << self.k()] as usize
+    }
+
     /// The words of weight 1, sorted by cut bits, and where each bucket starts.
     fn plain(&self) -> (&[u64], &[u32]) {
         let first = &self.first[..(1 << self.k()) + 1];
@@ -293,14 +298,17 @@ pub(super) struct Sieve<const L: usize> {
 
 /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with three lists of classes
 /// of as many words (the two sides of a join, and a task's sorted top entries), for
-/// the wider of the two group sizes (the one that pads more).
+/// the wider of the two group sizes (the one that pads more), and a narrow sieve of one group.
 pub(super) fn bytes(words: u64, bits: usize) -> u64 {
-    Sieve::<NARROW>::bytes(words, bits).max(Sieve::<WIDE>::bytes(words, bits))
+    // And the sieve of the sides that fit one narrow group, where groups are wide: its rows.
+    let small = Sieve::<NARROW>::bytes(Sieve::<NARROW>::GROUP as u64, bits)
+        - Sieve::<NARROW>::bytes(0, bits);
+    Sieve::<NARROW>::bytes(words, bits).max(Sieve::<WIDE>::bytes(words, bits)) + small
 }
 
 impl<const L: usize> Sieve<L> {
     /// Words per group.
-    const GROUP: usize = 64 * L;
+    pub(super) const GROUP: usize = 64 * L;
     /// Rows of `L` lanes tile a block exactly (checked when the sieve is compiled).
     const TILES: () = assert!(L > 0 && 8 % L == 0);
 
