@@ -129,9 +129,10 @@ pub enum Vectors {
     Portable,
     /// AVX2 and BMI2 on x86-64: groups of 256 stored words, one 256-bit register per row.
     Avx2,
-    /// The widest the CPU has: AVX-512 (with `vpopcntq` and BITALG's `vpshufbitqmb`) on x86-64
-    /// where present (groups of 512 words, three rows ANDed by one instruction, the lanes
-    /// counted by another, the sort's classes worked out 8 words at a time), else AVX2.
+    /// The widest the CPU has: AVX-512 (with VL, `vpopcntq` and BITALG's `vpshufbitqmb`) on
+    /// x86-64 where present (groups of 512 words, or 256 for a side that fits them, three rows
+    /// ANDed by one instruction, the lanes counted by another, the sort's classes worked out 8
+    /// words at a time), else AVX2.
     #[default]
     Widest,
 }

@@ -4,7 +4,8 @@
 //! have `u & v == 0`. Four tricks make that a few vector instructions per 256 or 512 pairs:
 //!
 //! 1. **Bit slicing.** The stored words are kept transposed in groups of one vector register's
-//!    width (256 words with AVX2, 512 with AVX-512: [`NARROW`] or [`WIDE`] lanes of 64): a row
+//!    width (256 words with AVX2, 512 with AVX-512: [`NARROW`] or [`WIDE`] lanes of 64; with
+//!    AVX-512 a side that fits 256 words is kept narrow, see `Kernel::NARROW_HALVES`): a row
 //!    per bit position says which words of the group *lack* that bit. The words disjoint from
 //!    `v` are the AND of the rows of `v`'s bits, and their number is a popcount.
 //! 2. **Rows ANDed ahead of time** (the "Four Russians" trick). The bit positions are cut into
