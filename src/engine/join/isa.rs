@@ -18,8 +18,8 @@ impl Avx2 {
     }
 }
 
-/// AVX-512 on 512- and 256-bit registers (VL), with a per-lane bit count (`vpopcntq`) and bit shuffles (`vpshufbitqmb`, BITALG),
-/// together with everything [`Avx2`] proves.
+/// AVX-512 on 512- and 256-bit registers (VL), with a per-lane bit count (`vpopcntq`) and
+/// bit shuffles (`vpshufbitqmb`, BITALG), together with everything [`Avx2`] proves.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Avx512(());
 

@@ -325,6 +325,42 @@ impl Kernel for Avx512 {
     }
 }
 
+/// The query loop of [`Kernel::disjoint`] with AVX-512 instructions on registers of one
+/// width (the intrinsics named for it): per query, `pext` gathers its sliced bits (if `G`), the
+/// rows of three chunks (or `avoiding` and two) are ANDed by one `vpternlogq`, and the lanes'
+/// bits counted by one `vpopcntq` into per-lane running sums, which it returns. For the
+/// `unsafe fn`s below, whose callers vouch for `C * ROWS` aligned rows at `chunks` and one at
+/// `avoiding`.
+#[cfg(target_arch = "x86_64")]
+macro_rules! query_loop {
+    ($chunks:ident, $avoiding:ident, $queries:ident, $sliced:ident, $load:ident, $zero:ident,
+     $and3:ident, $and:ident, $add:ident, $popcnt:ident) => {{
+        // SAFETY (of every `row`): `c < C` and the index is below `ROWS`, so the row lies
+        // inside the chunks the caller vouches for.
+        let row = |c: usize, q: u64| unsafe {
+            $load($chunks.add(c * ROWS + (q >> (SPAN * c)) as usize % ROWS))
+        };
+        // SAFETY: the caller vouches for one aligned row at `avoiding`.
+        let avoiding = unsafe { $load($avoiding) };
+        let mut found = $zero();
+        for &q in $queries {
+            let q = if G { _pext_u64(q, $sliced) } else { q };
+            // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
+            let (mut acc, mut c) = if G { (avoiding, 0) } else { (row(0, q), 1) };
+            while c + 1 < C {
+                // 0x80: the truth table of `a & b & c`.
+                acc = $and3::<0x80>(acc, row(c, q), row(c + 1, q));
+                c += 2;
+            }
+            if c < C {
+                acc = $and(acc, row(c, q));
+            }
+            found = $add(found, $popcnt(acc));
+        }
+        found
+    }};
+}
+
 /// [`Kernel::disjoint`] for rows of 8 lanes at `chunks` and `avoiding`, aligned to 64 bytes:
 /// per query, `pext` gathers its sliced bits (if `G`), the rows of three chunks (or `avoiding`
 /// and two) are ANDed by one `vpternlogq`, and the lanes' bits counted by one `vpopcntq` into
@@ -343,28 +379,18 @@ unsafe fn disjoint_avx512<const C: usize, const G: bool>(
     sliced: u64,
 ) -> u64 {
     use std::arch::x86_64::*;
-    // SAFETY (of every `row`): `c < C` and the index is below `ROWS`, so the row lies inside
-    // the chunks the caller vouches for.
-    let row = |c: usize, q: u64| unsafe {
-        _mm512_load_si512(chunks.add(c * ROWS + (q >> (SPAN * c)) as usize % ROWS))
-    };
-    // SAFETY: the caller vouches for one aligned row at `avoiding`.
-    let avoiding = unsafe { _mm512_load_si512(avoiding) };
-    let mut found = _mm512_setzero_si512();
-    for &q in queries {
-        let q = if G { _pext_u64(q, sliced) } else { q };
-        // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
-        let (mut acc, mut c) = if G { (avoiding, 0) } else { (row(0, q), 1) };
-        while c + 1 < C {
-            // 0x80: the truth table of `a & b & c`.
-            acc = _mm512_ternarylogic_epi64::<0x80>(acc, row(c, q), row(c + 1, q));
-            c += 2;
-        }
-        if c < C {
-            acc = _mm512_and_si512(acc, row(c, q));
-        }
-        found = _mm512_add_epi64(found, _mm512_popcnt_epi64(acc));
-    }
+    let found = query_loop!(
+        chunks,
+        avoiding,
+        queries,
+        sliced,
+        _mm512_load_si512,
+        _mm512_setzero_si512,
+        _mm512_ternarylogic_epi64,
+        _mm512_and_si512,
+        _mm512_add_epi64,
+        _mm512_popcnt_epi64
+    );
     _mm512_reduce_add_epi64(found) as u64
 }
 
@@ -386,27 +412,18 @@ unsafe fn disjoint_avx512_narrow<const C: usize, const G: bool>(
     sliced: u64,
 ) -> u64 {
     use std::arch::x86_64::*;
-    // SAFETY (of every `row`): `c < C` and the index is below `ROWS`, so the row lies inside
-    // the chunks the caller vouches for.
-    let row = |c: usize, q: u64| unsafe {
-        _mm256_load_si256(chunks.add(c * ROWS + (q >> (SPAN * c)) as usize % ROWS))
-    };
-    // SAFETY: the caller vouches for one aligned row at `avoiding`.
-    let avoiding = unsafe { _mm256_load_si256(avoiding) };
-    let mut found = _mm256_setzero_si256();
-    for &q in queries {
-        let q = if G { _pext_u64(q, sliced) } else { q };
-        let (mut acc, mut c) = if G { (avoiding, 0) } else { (row(0, q), 1) };
-        while c + 1 < C {
-            // 0x80: the truth table of `a & b & c`.
-            acc = _mm256_ternarylogic_epi64::<0x80>(acc, row(c, q), row(c + 1, q));
-            c += 2;
-        }
-        if c < C {
-            acc = _mm256_and_si256(acc, row(c, q));
-        }
-        found = _mm256_add_epi64(found, _mm256_popcnt_epi64(acc));
-    }
+    let found = query_loop!(
+        chunks,
+        avoiding,
+        queries,
+        sliced,
+        _mm256_load_si256,
+        _mm256_setzero_si256,
+        _mm256_ternarylogic_epi64,
+        _mm256_and_si256,
+        _mm256_add_epi64,
+        _mm256_popcnt_epi64
+    );
     let mut lanes = [0u64; 4];
     // SAFETY: `lanes` is 32 bytes, written unaligned.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), found) };

@@ -496,6 +496,8 @@ fn twice_sorted<K: Kernel, const L: usize>(
         ..
     } = scratch;
     let narrow = K::NARROW_HALVES && !*wide_only;
+    // A function called twice, not a closure: as a closure the sieve's building measured
+    // twice as slow (its loops were not compiled with the caller's vector instructions).
     stored_against::<K, L>(
         shape,
         sieve,
