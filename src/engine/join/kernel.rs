@@ -362,9 +362,7 @@ macro_rules! query_loop {
 }
 
 /// [`Kernel::disjoint`] for rows of 8 lanes at `chunks` and `avoiding`, aligned to 64 bytes:
-/// per query, `pext` gathers its sliced bits (if `G`), the rows of three chunks (or `avoiding`
-/// and two) are ANDed by one `vpternlogq`, and the lanes' bits counted by one `vpopcntq` into
-/// 8 running sums.
+/// [`query_loop!`] on 512-bit registers, its 8 running sums added at the end.
 ///
 /// # Safety
 /// The CPU must have AVX-512F, AVX512-VPOPCNTDQ and BMI2, `chunks` must point to `C * ROWS`

@@ -215,8 +215,10 @@ impl Classes {
 
     /// The words of weight 1, sorted by cut bits, and where each bucket starts.
     fn plain(&self) -> (&[u64], &[u32]) {
-        let first = &self.first[..(1 << self.k()) + 1];
-        (&self.words[..first[1 << self.k()] as usize], first)
+        (
+            &self.words[..self.stored_len()],
+            &self.first[..(1 << self.k()) + 1],
+        )
     }
 
     /// The words of class `class`.
