@@ -40,7 +40,7 @@
 //! **Memory.** The quarter lists are shared by all threads: 8 bytes per quarter placement
 //! (`half.rs`), 14 MB at `n = 18`, 120 MB at `n = 20`, 1.1 GB at `n = 22`, 2.1 GB at `n = 23`,
 //! 10 GB at `n = 24` and 102 GB at `n = 26`. Each thread keeps one task's words, sorted copies
-//! and a sieve (about 110 bytes per word), for at most as many words a side as the largest
+//! and a sieve (about 135 bytes per word), for at most as many words a side as the largest
 //! half has (counted up to `n = 21`) and at most [`CHUNK`] (or what [`JoinTasks::with_chunk`]
 //! says): a longer half is listed again for each chunk of the other.
 //! [`JoinTasks::memory_bytes`] adds these up before anything is allocated.
