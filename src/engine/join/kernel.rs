@@ -54,9 +54,9 @@ pub(super) trait Kernel {
     /// groups, and the portable loops gain nothing from narrower rows.)
     const NARROW_HALVES: bool = false;
 
-    /// Whether [`Kernel::classify`] works out many classes at once: then the sort stores each
-    /// word's class for its two passes, else it works the class out in each pass (one at a
-    /// time, storing them made the sort no faster).
+    /// Whether [`Kernel::classify`] works out many classes at once: then the sort stores them
+    /// before it places the words, else it works each class out as it places the word (one
+    /// at a time, storing them made the sort no faster).
     const CLASSIFIES: bool;
 
     /// Writes to `classes[i]` the class of `words[i]` for the sort ([`class_of`]). `cut` has
