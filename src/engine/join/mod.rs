@@ -398,14 +398,22 @@ fn count_main_portable<K: Kernel, const L: usize>(
                         tops.len()
                     };
                     let cut = join_cut::<L>(shape, &tops, kept, &bottoms);
-                    scratch.task_tops.sort::<K>(&tops, cut, long);
+                    if shape.gap == 0 {
+                        // Even n: no middle row, so the top entries are the words, all kept:
+                        // sorted straight into the join's classes.
+                        scratch.top_classes.sort::<K>(&tops, cut, long);
+                    } else {
+                        scratch.task_tops.sort::<K>(&tops, cut, long);
+                    }
                     scratch.clock.lap(Stage::Sorting);
                     *task_cut.insert(cut)
                 }
             };
-            scratch
-                .top_classes
-                .keep::<K>(&scratch.task_tops, blocked, mask);
+            if shape.gap != 0 {
+                scratch
+                    .top_classes
+                    .keep::<K>(&scratch.task_tops, blocked, mask);
+            }
             scratch.clock.lap(Stage::Listing);
             scratch.clock.times.words += (scratch.top_classes.len() + bottoms.len()) as u64;
             scratch.bottom_classes.sort::<K>(&bottoms, cut, long);
