@@ -31,6 +31,23 @@ pub(super) fn append_pairs<K: Kernel>(
     unsafe { out.set_len(out.len() + end) };
 }
 
+/// Appends to `out` what [`Kernel::pair_up_many`] writes: `(one[i] | r) & mask` for every
+/// `r` of `others` and every `i` with `(one[i] | blocked) & r == 0`, in some order.
+#[inline(always)]
+pub(super) fn append_pairs_many<K: Kernel, const M: usize>(
+    out: &mut Vec<u64>,
+    one: [u64; M],
+    blocked: u64,
+    mask: u64,
+    others: &[u64],
+) {
+    out.reserve(M * others.len() + PAIR_SLACK);
+    let spare = &mut out.spare_capacity_mut()[..M * others.len() + PAIR_SLACK];
+    let end = K::pair_up_many(one, blocked, mask, others, spare);
+    // SAFETY: `pair_up_many` has written the first `end` spare slots.
+    unsafe { out.set_len(out.len() + end) };
+}
+
 /// The class of word `w` for the sort: how many of the `doubling` bits it has, above its `k`
 /// `cut` bits gathered.
 #[inline(always)]
@@ -93,6 +110,22 @@ pub(super) trait Kernel {
             end += usize::from(key & r == 0);
         }
         end
+    }
+
+    /// [`Kernel::pair_up`] for `M` entries `one` of a quarter against the same `others`, each
+    /// with the key `one[i] | blocked`; the pairs are written in some order. `out` must have
+    /// `M * others.len() + PAIR_SLACK` slots.
+    #[inline(always)]
+    fn pair_up_many<const M: usize>(
+        one: [u64; M],
+        blocked: u64,
+        mask: u64,
+        others: &[u64],
+        out: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        one.iter().fold(0, |end, &o| {
+            end + Self::pair_up(o, o | blocked, mask, others, &mut out[end..])
+        })
     }
 
     /// The number of pairs (stored word of the group, query) that are disjoint: for each query
@@ -288,6 +321,20 @@ impl Kernel for Avx512 {
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
         // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
         unsafe { pair_up_avx512(one, key, mask, others, out.as_mut_ptr().cast()) }
+    }
+
+    #[inline(always)]
+    fn pair_up_many<const M: usize>(
+        one: [u64; M],
+        blocked: u64,
+        mask: u64,
+        others: &[u64],
+        out: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        assert!(out.len() >= M * others.len() + PAIR_SLACK);
+        // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
+        // CPU was checked for them; `out` has the slots `pair_up_many_avx512` may write.
+        unsafe { pair_up_many_avx512(one, blocked, mask, others, out.as_mut_ptr().cast()) }
     }
 
     #[inline(always)]
@@ -507,6 +554,46 @@ unsafe fn pair_up_avx512(one: u64, key: u64, mask: u64, others: &[u64], out: *mu
     end
 }
 
+/// [`Kernel::pair_up_many`] 8 entries of `others` at a time, each loaded once for all `M`
+/// entries: their pairs are stored chunk by chunk, entry by entry.
+///
+/// # Safety
+/// The CPU must have AVX-512F, and `out` must be valid for `M * others.len() + PAIR_SLACK`
+/// writes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,popcnt")]
+#[inline]
+unsafe fn pair_up_many_avx512<const M: usize>(
+    one: [u64; M],
+    blocked: u64,
+    mask: u64,
+    others: &[u64],
+    out: *mut u64,
+) -> usize {
+    use std::arch::x86_64::*;
+    let ones = one.map(|o| _mm512_set1_epi64(o as i64));
+    let keys = one.map(|o| _mm512_set1_epi64((o | blocked) as i64));
+    let mask = _mm512_set1_epi64(mask as i64);
+    let mut end = 0;
+    for chunk in others.chunks(8) {
+        let lanes = ((1u16 << chunk.len()) - 1) as u8;
+        // SAFETY: the mask reads only the chunk's own words.
+        let r = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
+        for (one, key) in ones.iter().zip(&keys) {
+            let kept = _mm512_mask_testn_epi64_mask(lanes, r, *key);
+            // 0xa8: the truth table of `(a | b) & c`.
+            let paired = _mm512_ternarylogic_epi64::<0xa8>(r, *one, mask);
+            let packed = _mm512_maskz_compress_epi64(kept, paired);
+            // SAFETY: `end` is at most `M` times the number of others before this chunk, plus
+            // this chunk's for each entry before, so the 8 words stored lie within the
+            // `M * others.len() + PAIR_SLACK` the caller vouches for.
+            unsafe { _mm512_storeu_si512(out.add(end).cast(), packed) };
+            end += kept.count_ones() as usize;
+        }
+    }
+    end
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -622,6 +709,59 @@ mod tests {
                 if super::super::isa::Avx512::detect().is_some() {
                     check::<Avx512>(one, key, mask, &others);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn pairing_many_entries_at_once_keeps_what_each_alone_keeps() {
+        fn check<K: Kernel, const M: usize>(
+            one: [u64; M],
+            blocked: u64,
+            mask: u64,
+            others: &[u64],
+        ) {
+            let mut slow: Vec<u64> = one
+                .iter()
+                .flat_map(|&o| {
+                    let kept = others.iter().filter(move |&&r| (o | blocked) & r == 0);
+                    kept.map(move |&r| (o | r) & mask)
+                })
+                .collect();
+            let mut fast = vec![0xdead];
+            append_pairs_many::<K, M>(&mut fast, one, blocked, mask, others);
+            assert_eq!(fast.remove(0), 0xdead, "what `out` held is kept");
+            // In some order: the same pairs, each once.
+            slow.sort_unstable();
+            fast.sort_unstable();
+            assert_eq!(fast, slow, "{M} entries, {} others", others.len());
+        }
+        fn each<const M: usize>(one: [u64; M], blocked: u64, mask: u64, others: &[u64]) {
+            check::<Portable, M>(one, blocked, mask, others);
+            #[cfg(target_arch = "x86_64")]
+            if super::super::isa::Avx2::detect().is_some() {
+                check::<Bmi2, M>(one, blocked, mask, others);
+            }
+            #[cfg(target_arch = "x86_64")]
+            if super::super::isa::Avx512::detect().is_some() {
+                check::<Avx512, M>(one, blocked, mask, others);
+            }
+        }
+        let mut x = 0x0fed_cba9_8765_4321u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x & x >> 3
+        };
+        // Every length of a last short chunk, with nothing blocked or some bits blocked.
+        for len in 0..=25 {
+            let others: Vec<u64> = (0..len).map(|_| next()).collect();
+            for blocked in [0, next() & next()] {
+                let mask = [!0, next()][len % 2];
+                each([next()], blocked, mask, &others);
+                each([next(), next()], blocked, mask, &others);
+                each([next(), 0, next()], blocked, mask, &others);
             }
         }
     }
