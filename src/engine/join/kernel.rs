@@ -637,13 +637,7 @@ mod tests {
             K::classify(words, cut, doubling, &mut fast);
             assert_eq!(fast, slow, "{} words, cut {cut:#x}", words.len());
         }
-        let mut x = 0x0fed_cba9_8765_4321u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = super::super::xorshift(0x0fed_cba9_8765_4321);
         // Every length of a last short chunk, 0 to 8 cut bits anywhere in the word (the top
         // bit too), and 0 to 2 doubling bits.
         for len in 0..=19 {
@@ -687,11 +681,9 @@ mod tests {
                 .collect();
             assert_eq!(fast, slow, "{} others", others.len());
         }
-        let mut x = 0x1234_5678_9abc_def1u64;
+        let mut step = super::super::xorshift(0x1234_5678_9abc_def1);
         let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = step();
             x & x >> 3
         };
         // Every length of a last short chunk, keys that keep none, some or all, and masks
@@ -747,11 +739,9 @@ mod tests {
                 check::<Avx512, M>(one, blocked, mask, others);
             }
         }
-        let mut x = 0x0fed_cba9_8765_4321u64;
+        let mut step = super::super::xorshift(0x0fed_cba9_8765_4321);
         let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = step();
             x & x >> 3
         };
         // Every length of a last short chunk, with nothing blocked or some bits blocked.

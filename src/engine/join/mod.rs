@@ -835,6 +835,17 @@ pub fn preferred(n: usize) -> bool {
     (14..=MAX_N).contains(&n)
 }
 
+/// The words of the join's tests: Marsaglia's xorshift from `seed` (not 0), one step a call.
+#[cfg(test)]
+fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -695,12 +695,9 @@ mod tests {
     #[test]
     fn transpose_moves_every_bit() {
         let mut m = [[0u64; 3]; 64];
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = super::super::xorshift(0x9e37_79b9_7f4a_7c15);
         for w in m.iter_mut().flatten() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            *w = x;
+            *w = next();
         }
         let original = m;
         transpose64(&mut m);
@@ -732,13 +729,7 @@ mod tests {
             got.sort_unstable();
             assert_eq!(got, given, "the same words, each once");
         }
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
+        let mut next = super::super::xorshift(0x2545_f491_4f6c_dd1d);
         // One list of classes per kernel, sorted into again and again, as a join does: what an
         // earlier sort left must not show. Lists shorter and longer than a vector and than a
         // block of the deal, and 0 to `MAX_CUT` cut bits (with none, a class of many blocks).
@@ -767,11 +758,9 @@ mod tests {
 
     #[test]
     fn keeping_from_sorted_classes_equals_sorting_what_is_kept() {
-        let mut x = 0x853c_49e6_748f_ea9bu64;
+        let mut step = super::super::xorshift(0x853c_49e6_748f_ea9b);
         let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = step();
             x & (x >> 2)
         };
         // Words with bits above the mask (as odd n's top entries have), keys that keep none,
@@ -820,11 +809,9 @@ mod tests {
     }
 
     fn sieve_counts_like_a_double_loop_in<K: Kernel, const L: usize>() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut step = super::super::xorshift(0x2545_f491_4f6c_dd1d);
         let mut next = |bits: u32| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            let x = step();
             // Sparse words, like half-board words: about a quarter of the bits set.
             x & (x >> 1) & ((1u128 << bits) - 1) as u64
         };
