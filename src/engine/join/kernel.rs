@@ -320,7 +320,7 @@ impl Kernel for Avx512 {
         assert!(out.len() >= others.len() + PAIR_SLACK);
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
         // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
-        unsafe { pair_up_avx512(one, key, mask, others, out.as_mut_ptr().cast()) }
+        unsafe { pair_up_avx512([one], [key], mask, others, out.as_mut_ptr().cast()) }
     }
 
     #[inline(always)]
@@ -332,9 +332,10 @@ impl Kernel for Avx512 {
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
         assert!(out.len() >= M * others.len() + PAIR_SLACK);
+        let keys = one.map(|o| o | blocked);
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
-        // CPU was checked for them; `out` has the slots `pair_up_many_avx512` may write.
-        unsafe { pair_up_many_avx512(one, blocked, mask, others, out.as_mut_ptr().cast()) }
+        // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
+        unsafe { pair_up_avx512(one, keys, mask, others, out.as_mut_ptr().cast()) }
     }
 
     #[inline(always)]
@@ -520,42 +521,10 @@ unsafe fn classify_avx512(words: &[u64], cut: u64, doubling: u64, classes: *mut 
     }
 }
 
-/// [`Kernel::pair_up`] 8 entries at a time: one AND-test gives the mask of those kept, and
+/// [`Kernel::pair_up`] for each of `M` entries `one[i]` with its own `keys[i]`, 8 of `others`
+/// at a time, each loaded once for all `M`: one AND-test gives the mask of those kept, and
 /// `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the end
-/// so far.
-///
-/// # Safety
-/// The CPU must have AVX-512F, and `out` must be valid for `others.len() + PAIR_SLACK` writes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,popcnt")]
-#[inline]
-unsafe fn pair_up_avx512(one: u64, key: u64, mask: u64, others: &[u64], out: *mut u64) -> usize {
-    use std::arch::x86_64::*;
-    let (one, key, mask) = (
-        _mm512_set1_epi64(one as i64),
-        _mm512_set1_epi64(key as i64),
-        _mm512_set1_epi64(mask as i64),
-    );
-    let mut end = 0;
-    for chunk in others.chunks(8) {
-        // The last chunk may be short: its missing lanes are neither read nor kept.
-        let lanes = ((1u16 << chunk.len()) - 1) as u8;
-        // SAFETY: the mask reads only the chunk's own words.
-        let r = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
-        let kept = _mm512_mask_testn_epi64_mask(lanes, r, key);
-        // 0xa8: the truth table of `(a | b) & c`.
-        let paired = _mm512_ternarylogic_epi64::<0xa8>(r, one, mask);
-        let packed = _mm512_maskz_compress_epi64(kept, paired);
-        // SAFETY: `end` is at most the number of others before this chunk, so the 8 words
-        // stored lie within the `others.len() + PAIR_SLACK` the caller vouches for.
-        unsafe { _mm512_storeu_si512(out.add(end).cast(), packed) };
-        end += kept.count_ones() as usize;
-    }
-    end
-}
-
-/// [`Kernel::pair_up_many`] 8 entries of `others` at a time, each loaded once for all `M`
-/// entries: their pairs are stored chunk by chunk, entry by entry.
+/// so far; chunk by chunk, entry by entry.
 ///
 /// # Safety
 /// The CPU must have AVX-512F, and `out` must be valid for `M * others.len() + PAIR_SLACK`
@@ -563,19 +532,20 @@ unsafe fn pair_up_avx512(one: u64, key: u64, mask: u64, others: &[u64], out: *mu
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,popcnt")]
 #[inline]
-unsafe fn pair_up_many_avx512<const M: usize>(
+unsafe fn pair_up_avx512<const M: usize>(
     one: [u64; M],
-    blocked: u64,
+    keys: [u64; M],
     mask: u64,
     others: &[u64],
     out: *mut u64,
 ) -> usize {
     use std::arch::x86_64::*;
     let ones = one.map(|o| _mm512_set1_epi64(o as i64));
-    let keys = one.map(|o| _mm512_set1_epi64((o | blocked) as i64));
+    let keys = keys.map(|k| _mm512_set1_epi64(k as i64));
     let mask = _mm512_set1_epi64(mask as i64);
     let mut end = 0;
     for chunk in others.chunks(8) {
+        // The last chunk may be short: its missing lanes are neither read nor kept.
         let lanes = ((1u16 << chunk.len()) - 1) as u8;
         // SAFETY: the mask reads only the chunk's own words.
         let r = unsafe { _mm512_maskz_loadu_epi64(lanes, chunk.as_ptr().cast()) };
