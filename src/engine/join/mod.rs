@@ -55,7 +55,7 @@ use std::sync::{Mutex, OnceLock};
 
 use half::{Combinations, Quarters, Shape, Side};
 use kernel::Kernel;
-use sieve::{Classes, Sieve};
+use sieve::{Classes, Scales, Sieve};
 pub use stages::StageTimes;
 use stages::{Clock, Stage};
 
@@ -486,6 +486,11 @@ fn join_cut<const L: usize>(shape: &Shape, tops: &[u64], kept: usize, bottoms: &
 /// halves swapped) exchanges the two ways, so a task counts both: the top words free of long
 /// diagonals (about a quarter of them) against all bottom words, and the other way round.
 ///
+/// Both ways meet the pairs whose halves both leave the long diagonals empty, each counting
+/// them once. So the first way counts those twice ([`BOTH_WAYS`]) and the second does not ask
+/// its queries free of long diagonals ([`OTHER_WAY`]): the same sum, with the pairs of a
+/// quarter of the second way's queries left untested.
+///
 /// Both sides are sorted (`scratch.top_classes` and `bottom_classes`), with the same cut bits,
 /// and serve as stored words and as queries.
 #[inline(always)]
@@ -513,6 +518,7 @@ fn twice_sorted<K: Kernel, const L: usize>(
         narrow,
         top_classes,
         bottom_classes,
+        BOTH_WAYS,
         clock,
         stop,
     ) + stored_against::<K, L>(
@@ -522,12 +528,21 @@ fn twice_sorted<K: Kernel, const L: usize>(
         narrow,
         bottom_classes,
         top_classes,
+        OTHER_WAY,
         clock,
         stop,
     )
 }
 
-/// `Σ 2^weight(q) · #{s : s & q == 0}` over the `queries` and the words of weight 1 of
+/// How the first way's queries count, by how many long diagonals they hold: twice the one way's
+/// `2^weight`, except that a query free of long diagonals, met by stored words also free of
+/// them, counts for the other way too ([`twice_sorted`]).
+const BOTH_WAYS: Scales = [2, 2, 4];
+/// How the second way's queries count: `2^weight`, and those free of long diagonals, counted
+/// by the first way, not asked.
+const OTHER_WAY: Scales = [0, 2, 4];
+
+/// `Σ scales[weight(q)] · #{s : s & q == 0}` over the `queries` and the words of weight 0 of
 /// `stored`: a sieve of `stored` built and asked. Where `narrow`, a side that fits one group
 /// of 256 words goes to `small`.
 #[allow(clippy::too_many_arguments)]
@@ -539,6 +554,7 @@ fn stored_against<K: Kernel, const L: usize>(
     narrow: bool,
     stored: &Classes,
     queries: &Classes,
+    scales: Scales,
     clock: &mut Clock,
     stop: &AtomicBool,
 ) -> u64 {
@@ -549,11 +565,11 @@ fn stored_against<K: Kernel, const L: usize>(
     {
         small.build::<K>(stored, bits);
         clock.lap(Stage::Building);
-        small.count::<K>(queries, stop)
+        small.count::<K>(queries, scales, stop)
     } else {
         sieve.build::<K>(stored, bits);
         clock.lap(Stage::Building);
-        sieve.count::<K>(queries, stop)
+        sieve.count::<K>(queries, scales, stop)
     };
     clock.lap(Stage::Counting);
     count
@@ -569,16 +585,18 @@ fn twice_listed<K: Kernel, const L: usize>(
     scratch: &mut Scratch<L>,
     stop: &AtomicBool,
 ) -> u64 {
-    term::<K, L>(shape, top, bottom, chunk, scratch, stop)
-        + term::<K, L>(shape, bottom, top, chunk, scratch, stop)
+    term::<K, L>(shape, top, bottom, BOTH_WAYS, chunk, scratch, stop)
+        + term::<K, L>(shape, bottom, top, OTHER_WAY, chunk, scratch, stop)
 }
 
-/// `Σ 2^|q & long| · #{s : s & q == 0}` over the query words `q` and the stored words `s`
-/// that avoid the long diagonals, holding at most `chunk` stored words (and queries) at a time.
+/// `Σ scales[|q & long|] · #{s : s & q == 0}` over the query words `q` and the stored words
+/// `s` that avoid the long diagonals, holding at most `chunk` stored words (and queries) at a
+/// time. The queries whose weight scales by 0 are not held.
 fn term<K: Kernel, const L: usize>(
     shape: &Shape,
     stored: &(impl Source + ?Sized),
     queries: &(impl Source + ?Sized),
+    scales: Scales,
     chunk: usize,
     scratch: &mut Scratch<L>,
     stop: &AtomicBool,
@@ -599,11 +617,14 @@ fn term<K: Kernel, const L: usize>(
         sieve.build::<K>(stored_classes, shape.bits());
         let mut ask = |batch: &mut Vec<u64>| {
             query_classes.sort::<K>(batch, cut, long);
-            total += sieve.count::<K>(query_classes, stop);
+            total += sieve.count::<K>(query_classes, scales, stop);
             batch.clear();
         };
         batch.clear();
         queries.each::<K>(|q| {
+            if scales[(q & long).count_ones() as usize] == 0 {
+                return;
+            }
             batch.push(q);
             if batch.len() == chunk {
                 ask(batch);

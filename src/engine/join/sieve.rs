@@ -58,6 +58,11 @@ const SAMPLE: usize = 128;
 const MAX_DOUBLING: usize = 2;
 /// Query weights: 1, 2 or 4.
 const WEIGHTS: usize = MAX_DOUBLING + 1;
+
+/// What a query counts for, by its weight (how many doubling bits it has): [`Sieve::count`]
+/// multiplies each query's disjoint stored words by `scales[weight]`, and does not ask the
+/// queries whose weight scales by 0.
+pub(super) type Scales = [u64; WEIGHTS];
 /// Slots of the table of class starts: a power of two above every class and the end.
 const SLOTS: usize = ((WEIGHTS << MAX_CUT) + 1).next_power_of_two();
 
@@ -126,8 +131,8 @@ fn frequencies(words: &[u64]) -> [u32; 64] {
 }
 
 /// Words sorted into classes: by weight (how many `doubling` bits they have, at most
-/// [`MAX_DOUBLING`]), then by their cut bits. The words of weight 1 come first, sorted by cut
-/// bits: they are the ones a sieve stores.
+/// [`MAX_DOUBLING`]), then by their cut bits. The words of weight 0 (no doubling bit) come
+/// first, sorted by cut bits: they are the ones a sieve stores.
 #[derive(Default)]
 pub(super) struct Classes {
     /// The cut bits and the doubling bits the words were sorted by.
@@ -222,12 +227,12 @@ impl Classes {
         self.words.len()
     }
 
-    /// How many words a sieve built from these stores: those of weight 1.
+    /// How many words a sieve built from these stores: those of weight 0.
     pub fn stored_len(&self) -> usize {
         self.first[1 << self.k()] as usize
     }
 
-    /// The words of weight 1, sorted by cut bits, and where each bucket starts.
+    /// The words of weight 0, sorted by cut bits, and where each bucket starts.
     fn plain(&self) -> (&[u64], &[u32]) {
         (
             &self.words[..self.stored_len()],
@@ -479,7 +484,7 @@ impl<const L: usize> Sieve<L> {
         unsafe { std::slice::from_raw_parts_mut(self.blocks.as_mut_ptr().cast(), self.len) }
     }
 
-    /// Stores the words of weight 1 of `stored` (words of at most `bits` bits), in place of
+    /// Stores the words of weight 0 of `stored` (words of at most `bits` bits), in place of
     /// what was stored.
     ///
     /// A query's cut bits are the same for its whole class, and no stored word has a doubling
@@ -544,18 +549,24 @@ impl<const L: usize> Sieve<L> {
         }
     }
 
-    /// `Σ 2^weight(q) · #{stored u : u & q == 0}` over the `queries`, which must be sorted
-    /// with the same cut bits as the stored words.
+    /// `Σ scales[weight(q)] · #{stored u : u & q == 0}` over the `queries`, which must be
+    /// sorted with the same cut bits as the stored words; the queries whose weight scales by 0
+    /// are not asked.
     #[inline(always)]
     ///
     /// Once `stop` is set it returns early, with a sum that must be thrown away.
-    pub fn count<K: Kernel>(&mut self, queries: &Classes, stop: &AtomicBool) -> u64 {
+    pub fn count<K: Kernel>(
+        &mut self,
+        queries: &Classes,
+        scales: Scales,
+        stop: &AtomicBool,
+    ) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
                 match (self.chunks, self.gathers) {
                     $(
-                        ($c, true) => self.run::<K, $c, true>(queries, stop),
-                        ($c, false) => self.run::<K, $c, false>(queries, stop),
+                        ($c, true) => self.run::<K, $c, true>(queries, scales, stop),
+                        ($c, false) => self.run::<K, $c, false>(queries, scales, stop),
                     )*
                     _ => unreachable!("at most {MAX_CHUNKS} chunks"),
                 }
@@ -572,9 +583,12 @@ impl<const L: usize> Sieve<L> {
     fn run<K: Kernel, const C: usize, const G: bool>(
         &mut self,
         queries: &Classes,
+        scales: Scales,
         stop: &AtomicBool,
     ) -> u64 {
         let (k, sliced) = (queries.k(), self.sliced);
+        // The weights asked (a query class of another weight is not even looked at).
+        let asked_weights = || (0..WEIGHTS).filter(|&weight| scales[weight] != 0);
         let (mut total, mut asked_all) = (0, 0);
         for (g, group) in self.rows().chunks_exact(self.stride).enumerate() {
             // A group meets every query once: milliseconds even at N = 24, so a stopped
@@ -587,10 +601,11 @@ impl<const L: usize> Sieve<L> {
             for &cut in classes {
                 // The group's words that avoid the class's cut bits.
                 let avoiding = &cuts[cut as usize];
-                for weight in 0..WEIGHTS {
+                for weight in asked_weights() {
                     let asked = queries.class(weight << k | cut as usize);
                     asked_all += asked.len();
-                    total += K::disjoint::<L, C, G>(chunks, avoiding, asked, sliced) << weight;
+                    total +=
+                        K::disjoint::<L, C, G>(chunks, avoiding, asked, sliced) * scales[weight];
                 }
             }
         }
@@ -838,21 +853,24 @@ mod tests {
             asked.sort::<K>(&queries, cut, doubling);
             let mut sieve = Sieve::<L>::default();
             sieve.build::<K>(&stored, bits as usize);
-            let slow: u64 = queries
-                .iter()
-                .map(|&q| {
-                    let disjoint = words
-                        .iter()
-                        .filter(|&&w| w & doubling == 0 && w & q == 0)
-                        .count() as u64;
-                    disjoint << (q & doubling).count_ones()
-                })
-                .sum();
-            assert_eq!(
-                sieve.count::<K>(&asked, &AtomicBool::new(false)),
-                slow,
-                "{len} words of {bits} bits, {L} lanes"
-            );
+            // The join's scales (weight 0 doubled, or not asked) and others.
+            for scales in [[1, 2, 4], [2, 2, 4], [0, 2, 4], [3, 0, 5]] {
+                let slow: u64 = queries
+                    .iter()
+                    .map(|&q| {
+                        let disjoint = words
+                            .iter()
+                            .filter(|&&w| w & doubling == 0 && w & q == 0)
+                            .count() as u64;
+                        disjoint * scales[(q & doubling).count_ones() as usize]
+                    })
+                    .sum();
+                assert_eq!(
+                    sieve.count::<K>(&asked, scales, &AtomicBool::new(false)),
+                    slow,
+                    "{len} words of {bits} bits, {L} lanes, scales {scales:?}"
+                );
+            }
         }
     }
 
