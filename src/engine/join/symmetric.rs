@@ -190,7 +190,11 @@ impl Board {
             return 1;
         }
         let r = (!self.rows).trailing_zeros() as usize;
-        let mut free = full & !self.cols;
+        // Row `r`'s squares off the queens' columns and diagonals: only they are tried, as
+        // most of the others would fail `place_orbit`'s first test. Column `c` lies on `diag`
+        // bit `r + c` and on `anti` bit `r + n - 1 - c`, so that family's bits are reversed.
+        let anti = ((self.anti >> r) as u32 & full).reverse_bits() >> (32 - self.n);
+        let mut free = full & !self.cols & !((self.diag >> r) as u32) & !anti;
         let mut total = 0;
         while free != 0 {
             let c = free.trailing_zeros() as usize;
