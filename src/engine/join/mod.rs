@@ -543,8 +543,12 @@ const BOTH_WAYS: Scales = [2, 2, 4];
 const OTHER_WAY: Scales = [0, 2, 4];
 
 /// `Σ scales[weight(q)] · #{s : s & q == 0}` over the `queries` and the words of weight 0 of
-/// `stored`: a sieve of `stored` built and asked. Where `narrow`, a side that fits one group
-/// of 256 words goes to `small`.
+/// `stored`: a sieve of `stored` built and asked. Where `narrow`, the words past the last
+/// whole group of `sieve` go to `small` if they fit one of its groups of 256 (so a side of at
+/// most 256 words goes there whole).
+///
+/// A group costs as much to build and to ask whether it is full or not, and with
+/// [`Kernel::NARROW_HALVES`] a group of 256 about 0.6 times as much as one of 512.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn stored_against<K: Kernel, const L: usize>(
@@ -558,20 +562,24 @@ fn stored_against<K: Kernel, const L: usize>(
     clock: &mut Clock,
     stop: &AtomicBool,
 ) -> u64 {
-    let bits = shape.bits();
-    let count = if narrow
-        && L > sieve::NARROW
-        && stored.stored_len() <= Sieve::<{ sieve::NARROW }>::GROUP
-    {
-        small.build::<K>(stored, bits);
-        clock.lap(Stage::Building);
-        small.count::<K>(queries, scales, stop)
-    } else {
-        sieve.build::<K>(stored, bits);
-        clock.lap(Stage::Building);
-        sieve.count::<K>(queries, scales, stop)
+    let (bits, len) = (shape.bits(), stored.stored_len());
+    let tail = match len % Sieve::<L>::GROUP {
+        part if narrow && L > sieve::NARROW && part <= Sieve::<{ sieve::NARROW }>::GROUP => part,
+        _ => 0,
     };
-    clock.lap(Stage::Counting);
+    let mut count = 0;
+    if tail < len {
+        sieve.build::<K>(stored, 0..len - tail, bits);
+        clock.lap(Stage::Building);
+        count += sieve.count::<K>(queries, scales, stop);
+        clock.lap(Stage::Counting);
+    }
+    if tail > 0 {
+        small.build::<K>(stored, len - tail..len, bits);
+        clock.lap(Stage::Building);
+        count += small.count::<K>(queries, scales, stop);
+        clock.lap(Stage::Counting);
+    }
     count
 }
 
@@ -614,7 +622,8 @@ fn term<K: Kernel, const L: usize>(
     let mut against = |held: &mut Vec<u64>| {
         let cut = sieve::cut_bits(held, held, shape.word_mask() & !long, held.len(), L);
         stored_classes.sort::<K>(held, cut, long);
-        sieve.build::<K>(stored_classes, shape.bits());
+        let stored = 0..stored_classes.stored_len();
+        sieve.build::<K>(stored_classes, stored, shape.bits());
         let mut ask = |batch: &mut Vec<u64>| {
             query_classes.sort::<K>(batch, cut, long);
             total += sieve.count::<K>(query_classes, scales, stop);

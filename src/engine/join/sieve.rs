@@ -28,6 +28,7 @@
 //! Sorting a list into [`Classes`] is done once per join and serves both as stored words and
 //! as queries.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::kernel::{append_pairs, class_of, Kernel};
@@ -484,8 +485,8 @@ impl<const L: usize> Sieve<L> {
         unsafe { std::slice::from_raw_parts_mut(self.blocks.as_mut_ptr().cast(), self.len) }
     }
 
-    /// Stores the words of weight 0 of `stored` (words of at most `bits` bits), in place of
-    /// what was stored.
+    /// Stores the words of weight 0 of `stored` (words of at most `bits` bits) at positions
+    /// `part`, in place of what was stored.
     ///
     /// A query's cut bits are the same for its whole class, and no stored word has a doubling
     /// bit. So each group keeps one more row per pattern of the cut bits, which a class loads
@@ -495,8 +496,9 @@ impl<const L: usize> Sieve<L> {
     /// instead of 7). Otherwise the chunks slice every bit in place, and a query needs no
     /// gathering (at `n = 17` the other bits fill five chunks too).
     #[inline(always)]
-    pub fn build<K: Kernel>(&mut self, stored: &Classes, bits: usize) {
-        let (words, first) = stored.plain();
+    pub fn build<K: Kernel>(&mut self, stored: &Classes, part: Range<usize>, bits: usize) {
+        let (all, first) = stored.plain();
+        let words = &all[part.clone()];
         self.stored += words.len() as u64;
         let buckets = first.len() - 1;
         let word = if bits == 64 { !0 } else { (1 << bits) - 1 };
@@ -530,7 +532,8 @@ impl<const L: usize> Sieve<L> {
         for (g, block) in words.chunks(Self::GROUP).enumerate() {
             let rows = &mut self.rows_mut()[g * stride..(g + 1) * stride];
             fill_group(rows, block, &sliced[..chunks * SPAN], &cut[..stored.k()]);
-            let (lo, hi) = (g * Self::GROUP, g * Self::GROUP + block.len());
+            let lo = part.start + g * Self::GROUP;
+            let hi = lo + block.len();
             // The buckets with words in `lo..hi`: from the one holding `lo`.
             while first[low + 1] as usize <= lo {
                 low += 1;
@@ -852,7 +855,12 @@ mod tests {
             stored.sort::<K>(&words, cut, doubling);
             asked.sort::<K>(&queries, cut, doubling);
             let mut sieve = Sieve::<L>::default();
-            sieve.build::<K>(&stored, bits as usize);
+            sieve.build::<K>(&stored, 0..stored.stored_len(), bits as usize);
+            // The stored words in two parts, each a sieve: the counts add up.
+            let (mut front, mut back) = (Sieve::<L>::default(), Sieve::<L>::default());
+            let split = stored.stored_len() / 3;
+            front.build::<K>(&stored, 0..split, bits as usize);
+            back.build::<K>(&stored, split..stored.stored_len(), bits as usize);
             // The join's scales (weight 0 doubled, or not asked) and others.
             for scales in [[1, 2, 4], [2, 2, 4], [0, 2, 4], [3, 0, 5]] {
                 let slow: u64 = queries
@@ -865,10 +873,17 @@ mod tests {
                         disjoint * scales[(q & doubling).count_ones() as usize]
                     })
                     .sum();
+                let never = AtomicBool::new(false);
                 assert_eq!(
-                    sieve.count::<K>(&asked, scales, &AtomicBool::new(false)),
+                    sieve.count::<K>(&asked, scales, &never),
                     slow,
                     "{len} words of {bits} bits, {L} lanes, scales {scales:?}"
+                );
+                assert_eq!(
+                    front.count::<K>(&asked, scales, &never)
+                        + back.count::<K>(&asked, scales, &never),
+                    slow,
+                    "{len} words of {bits} bits, {L} lanes, scales {scales:?}, split at {split}"
                 );
             }
         }
