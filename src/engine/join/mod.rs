@@ -534,9 +534,9 @@ fn twice_sorted<K: Kernel, const L: usize>(
     )
 }
 
-/// How the first way's queries count, by how many long diagonals they hold: twice the one way's
-/// `2^weight`, except that a query free of long diagonals, met by stored words also free of
-/// them, counts for the other way too ([`twice_sorted`]).
+/// How the first way's queries count, by how many long diagonals they hold: `2^weight`, except
+/// that a query free of long diagonals counts twice, for this way and the other, as the stored
+/// words it meets are free of them too ([`twice_sorted`]).
 const BOTH_WAYS: Scales = [2, 2, 4];
 /// How the second way's queries count: `2^weight`, and those free of long diagonals, counted
 /// by the first way, not asked.

@@ -57,12 +57,10 @@ const fn bucket_words(lanes: usize) -> usize {
 const SAMPLE: usize = 128;
 /// The most bits that double a query's weight.
 const MAX_DOUBLING: usize = 2;
-/// Query weights: 1, 2 or 4.
+/// Query weights: 0, 1 or 2 doubling bits.
 const WEIGHTS: usize = MAX_DOUBLING + 1;
-
-/// What a query counts for, by its weight (how many doubling bits it has): [`Sieve::count`]
-/// multiplies each query's disjoint stored words by `scales[weight]`, and does not ask the
-/// queries whose weight scales by 0.
+/// What a query counts for, by its weight: [`Sieve::count`] multiplies each query's disjoint
+/// stored words by `scales[weight]`, and does not ask the queries whose weight scales by 0.
 pub(super) type Scales = [u64; WEIGHTS];
 /// Slots of the table of class starts: a power of two above every class and the end.
 const SLOTS: usize = ((WEIGHTS << MAX_CUT) + 1).next_power_of_two();
@@ -555,9 +553,9 @@ impl<const L: usize> Sieve<L> {
     /// `Σ scales[weight(q)] · #{stored u : u & q == 0}` over the `queries`, which must be
     /// sorted with the same cut bits as the stored words; the queries whose weight scales by 0
     /// are not asked.
-    #[inline(always)]
     ///
     /// Once `stop` is set it returns early, with a sum that must be thrown away.
+    #[inline(always)]
     pub fn count<K: Kernel>(
         &mut self,
         queries: &Classes,
