@@ -30,9 +30,10 @@
 //! family, ordered by `C` first, is counted, weighted by the family's size; a task is a `C`
 //! with at least one such join. (The largest puts on top the half that holds the last column,
 //! and halves on the edge columns have the most placements: so the task's top half, listed
-//! once, is mostly the longer one, and the bottom half, listed per join, the shorter.) The other symmetries (the reflections in the two long
-//! diagonals) do not map tasks to tasks, but they halve the pairs a join tests
-//! (`twice_sorted`): only the words that leave both long diagonals empty are stored.
+//! once, is mostly the longer one, and the bottom half, listed per join, the shorter.) The
+//! other symmetries (the reflections in the two long diagonals) do not map tasks to tasks, but
+//! they halve the pairs a join tests (`twice_sorted`): only the words that leave both long
+//! diagonals empty are stored.
 //!
 //! **Unique solutions** come from Burnside's lemma ([`symmetric`]): the list ends with
 //! small tasks that count the solutions unchanged by a half turn (`P`) and by a quarter turn
