@@ -131,7 +131,8 @@ pub struct JoinTasks {
 pub enum Vectors {
     /// Plain Rust, any CPU: `pext` in software, lanes left to the compiler's defaults.
     Portable,
-    /// AVX2 and BMI2 on x86-64: groups of 256 stored words, one 256-bit register per row.
+    /// AVX2 and BMI2 on x86-64: groups of 512 stored words, two 256-bit registers per row
+    /// (256 words and one register for a side that fits them).
     Avx2,
     /// The widest the CPU has: AVX-512 (with VL, `vpopcntq` and BITALG's `vpshufbitqmb`) on
     /// x86-64 where present (groups of 512 words, or 256 for a side that fits them, three rows
@@ -295,7 +296,7 @@ impl JoinTasks {
                 unsafe { count_main_avx512(cpu, self, quarters, cols, scratch, stop) }
             }),
             #[cfg(target_arch = "x86_64")]
-            Loops::Avx2(cpu) => NARROW_SCRATCH.with_borrow_mut(|scratch| {
+            Loops::Avx2(cpu) => WIDE_SCRATCH.with_borrow_mut(|scratch| {
                 // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
                 unsafe { count_main_avx2(cpu, self, quarters, cols, scratch, stop) }
             }),
@@ -308,8 +309,9 @@ impl JoinTasks {
     }
 }
 
-/// The main-task count compiled for AVX2 and BMI2, so that a sieve row of 4 lanes is one
-/// register and the bit gathering one instruction.
+/// The main-task count compiled for AVX2 and BMI2, so that a sieve row of 8 lanes is two
+/// registers (4 lanes, one, for the sides that fit 256 words) and the bit gathering one
+/// instruction.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2,popcnt")]
 fn count_main_avx2(
@@ -317,10 +319,10 @@ fn count_main_avx2(
     tasks: &JoinTasks,
     quarters: &Quarters,
     cols: u32,
-    scratch: &mut Scratch<{ sieve::NARROW }>,
+    scratch: &mut Scratch<{ sieve::WIDE }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<kernel::Bmi2, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
+    count_main_portable::<kernel::Bmi2, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count compiled for AVX-512: a sieve row of 8 lanes is one register, three
@@ -938,8 +940,20 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 {
                     let avx2 = isa::Avx2::detect().is_some();
-                    let avx2 = per_task::<kernel::Bmi2, { sieve::NARROW }>(n, chunk, avx2, false);
-                    assert!(avx2.is_none_or(|a| a == reference), "n = {n}, AVX2");
+                    // Small sides in groups of 256 (one register a row) and in 512 (two).
+                    for wide_only in [false, true] {
+                        let counts =
+                            per_task::<kernel::Bmi2, { sieve::WIDE }>(n, chunk, avx2, wide_only);
+                        assert!(
+                            counts.is_none_or(|a| a == reference),
+                            "n = {n}, AVX2, wide only: {wide_only}"
+                        );
+                    }
+                    let narrow = per_task::<kernel::Bmi2, { sieve::NARROW }>(n, chunk, avx2, false);
+                    assert!(
+                        narrow.is_none_or(|a| a == reference),
+                        "n = {n}, AVX2, 4 lanes"
+                    );
                     let avx512 = isa::Avx512::detect().is_some();
                     // Small sides in groups of 256 (most joins up to n = 15), and in 512.
                     for wide_only in [false, true] {

@@ -817,6 +817,7 @@ mod tests {
         #[cfg(target_arch = "x86_64")]
         if super::super::isa::Avx2::detect().is_some() {
             sieve_counts_like_a_double_loop_in::<super::super::kernel::Bmi2, NARROW>();
+            sieve_counts_like_a_double_loop_in::<super::super::kernel::Bmi2, WIDE>();
         }
         #[cfg(target_arch = "x86_64")]
         if super::super::isa::Avx512::detect().is_some() {
