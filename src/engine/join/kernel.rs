@@ -221,6 +221,126 @@ impl Kernel for Bmi2 {
         // checked for it; `out` has the slots `pair_up_avx2` may write.
         unsafe { pair_up_avx2(one, key, mask, others, out.as_mut_ptr().cast()) }
     }
+
+    #[inline(always)]
+    fn disjoint<const L: usize, const C: usize, const G: bool>(
+        chunks: &[Row<L>],
+        avoiding: &Row<L>,
+        queries: &[u64],
+        sliced: u64,
+    ) -> u64 {
+        assert!(chunks.len() >= C * ROWS && (L == NARROW || L == WIDE));
+        // SAFETY: `Bmi2` is only used by code compiled for AVX2 and BMI2, chosen after the
+        // CPU was checked for them; the chunks hold `C * ROWS` rows of `L` lanes and
+        // `avoiding` is one, all 32-byte aligned (rows of the sieve's 64-byte blocks).
+        unsafe {
+            if L == WIDE {
+                disjoint_avx2::<2, C, G>(
+                    chunks.as_ptr().cast(),
+                    avoiding.as_ptr().cast(),
+                    queries,
+                    sliced,
+                )
+            } else {
+                disjoint_avx2::<1, C, G>(
+                    chunks.as_ptr().cast(),
+                    avoiding.as_ptr().cast(),
+                    queries,
+                    sliced,
+                )
+            }
+        }
+    }
+}
+
+/// [`Kernel::disjoint`] with AVX2, for rows of `R` registers at `chunks` and `avoiding`.
+///
+/// AVX2 has no popcount of its vectors: one costs 8 steps (two table lookups by nibble, and
+/// the sums of the bytes). So the rows of 4 queries are first added bit by bit with
+/// carry-save adders (Harley and Seal: 5 bitwise steps each), and one popcount counts the
+/// fours of them.
+///
+/// # Safety
+/// The CPU must have AVX2 and BMI2, `chunks` must point to `C * ROWS` rows of `R` registers
+/// aligned to 32 bytes and `avoiding` to one.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
+unsafe fn disjoint_avx2<const R: usize, const C: usize, const G: bool>(
+    chunks: *const std::arch::x86_64::__m256i,
+    avoiding: *const std::arch::x86_64::__m256i,
+    queries: &[u64],
+    sliced: u64,
+) -> u64 {
+    use std::arch::x86_64::*;
+    // SAFETY (of every load): `c < C` and the index is below `ROWS`, so the row lies inside
+    // the chunks the caller vouches for, and `avoiding` is the caller's row.
+    let row = |c: usize, q: u64, r: usize| unsafe {
+        _mm256_load_si256(chunks.add((c * ROWS + (q >> (SPAN * c)) as usize % ROWS) * R + r))
+    };
+    let avoiding: [__m256i; R] =
+        std::array::from_fn(|r| unsafe { _mm256_load_si256(avoiding.add(r)) });
+    // The stored words disjoint from query `q`, one bit each.
+    let disjoint_from = |q: u64| -> [__m256i; R] {
+        let q = if G { _pext_u64(q, sliced) } else { q };
+        std::array::from_fn(|r| {
+            // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
+            let (mut acc, from) = if G {
+                (avoiding[r], 0)
+            } else {
+                (row(0, q, r), 1)
+            };
+            for c in from..C {
+                acc = _mm256_and_si256(acc, row(c, q, r));
+            }
+            acc
+        })
+    };
+    // `sum` becomes `sum ^ a ^ b`; the carries are returned.
+    let carry_save = |sum: &mut [__m256i; R], a: [__m256i; R], b: [__m256i; R]| {
+        std::array::from_fn(|r| {
+            let half = _mm256_xor_si256(sum[r], a[r]);
+            let carry =
+                _mm256_or_si256(_mm256_and_si256(sum[r], a[r]), _mm256_and_si256(half, b[r]));
+            sum[r] = _mm256_xor_si256(half, b[r]);
+            carry
+        })
+    };
+    // The bits set in the registers, as 4 sums of 64 bits.
+    let nibbles = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3,
+        3, 4,
+    );
+    let low = _mm256_set1_epi8(0x0f);
+    let popcount = |x: [__m256i; R]| {
+        let mut bytes = _mm256_setzero_si256();
+        for v in x {
+            let lo = _mm256_shuffle_epi8(nibbles, _mm256_and_si256(v, low));
+            let hi = _mm256_shuffle_epi8(nibbles, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
+            bytes = _mm256_add_epi8(bytes, _mm256_add_epi8(lo, hi));
+        }
+        _mm256_sad_epu8(bytes, _mm256_setzero_si256())
+    };
+    let zero = [_mm256_setzero_si256(); R];
+    let (mut ones, mut twos, mut fours) = (zero, zero, _mm256_setzero_si256());
+    let mut blocks = queries.chunks_exact(4);
+    for block in &mut blocks {
+        let twos_a = carry_save(&mut ones, disjoint_from(block[0]), disjoint_from(block[1]));
+        let twos_b = carry_save(&mut ones, disjoint_from(block[2]), disjoint_from(block[3]));
+        fours = _mm256_add_epi64(fours, popcount(carry_save(&mut twos, twos_a, twos_b)));
+    }
+    let mut total = _mm256_add_epi64(
+        _mm256_slli_epi64(fours, 2),
+        _mm256_slli_epi64(popcount(twos), 1),
+    );
+    total = _mm256_add_epi64(total, popcount(ones));
+    for &q in blocks.remainder() {
+        total = _mm256_add_epi64(total, popcount(disjoint_from(q)));
+    }
+    let mut lanes = [0u64; 4];
+    // SAFETY: `lanes` is 32 bytes, written unaligned.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), total) };
+    lanes.iter().sum()
 }
 
 /// For each mask of 4 kept lanes, the 32-bit halves of those lanes moved to the front, in
