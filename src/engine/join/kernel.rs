@@ -183,10 +183,9 @@ impl Kernel for Portable {
     }
 }
 
-/// BMI2's `pext`, and quarter pairs tested 4 at a time with AVX2 intrinsics; the sieve's lanes
-/// are left to the compiler, which makes one AVX2 register of 4 (two for a row of 8, with the
-/// same row offsets). Only for code compiled for
-/// BMI2 and AVX2, chosen after the CPU was checked for them.
+/// BMI2's `pext`, and with AVX2 intrinsics the quarter pairs tested 4 at a time and the
+/// sieve's query loop (a row of 4 lanes is one register, of 8 two, read at the same offsets).
+/// Only for code compiled for BMI2 and AVX2, chosen after the CPU was checked for them.
 #[cfg(target_arch = "x86_64")]
 pub(super) struct Bmi2;
 
@@ -273,11 +272,12 @@ unsafe fn disjoint_avx2<const R: usize, const C: usize, const G: bool>(
     sliced: u64,
 ) -> u64 {
     use std::arch::x86_64::*;
-    // SAFETY (of every load): `c < C` and the index is below `ROWS`, so the row lies inside
-    // the chunks the caller vouches for, and `avoiding` is the caller's row.
+    // SAFETY (of every `row`): `c < C`, the index is below `ROWS` and `r < R`, so the
+    // register lies inside the chunks the caller vouches for.
     let row = |c: usize, q: u64, r: usize| unsafe {
         _mm256_load_si256(chunks.add((c * ROWS + (q >> (SPAN * c)) as usize % ROWS) * R + r))
     };
+    // SAFETY: `r < R`, inside the one aligned row the caller vouches for at `avoiding`.
     let avoiding: [__m256i; R] =
         std::array::from_fn(|r| unsafe { _mm256_load_si256(avoiding.add(r)) });
     // The stored words disjoint from query `q`, one bit each.
