@@ -229,24 +229,15 @@ impl Kernel for Bmi2 {
         sliced: u64,
     ) -> u64 {
         assert!(chunks.len() >= C * ROWS && (L == NARROW || L == WIDE));
+        let (chunks, avoiding) = (chunks.as_ptr().cast(), avoiding.as_ptr().cast());
         // SAFETY: `Bmi2` is only used by code compiled for AVX2 and BMI2, chosen after the
         // CPU was checked for them; the chunks hold `C * ROWS` rows of `L` lanes and
         // `avoiding` is one, all 32-byte aligned (rows of the sieve's 64-byte blocks).
         unsafe {
             if L == WIDE {
-                disjoint_avx2::<2, C, G>(
-                    chunks.as_ptr().cast(),
-                    avoiding.as_ptr().cast(),
-                    queries,
-                    sliced,
-                )
+                disjoint_avx2::<2, C, G>(chunks, avoiding, queries, sliced)
             } else {
-                disjoint_avx2::<1, C, G>(
-                    chunks.as_ptr().cast(),
-                    avoiding.as_ptr().cast(),
-                    queries,
-                    sliced,
-                )
+                disjoint_avx2::<1, C, G>(chunks, avoiding, queries, sliced)
             }
         }
     }
@@ -321,6 +312,7 @@ unsafe fn disjoint_avx2<const R: usize, const C: usize, const G: bool>(
         }
         _mm256_sad_epu8(bytes, _mm256_setzero_si256())
     };
+    // The bits of weight 1 and 2 not yet counted, and the number of fours counted.
     let zero = [_mm256_setzero_si256(); R];
     let (mut ones, mut twos, mut fours) = (zero, zero, _mm256_setzero_si256());
     let mut blocks = queries.chunks_exact(4);
