@@ -276,9 +276,9 @@ fn place(
     let part = words.len() / PARTS;
     // Run `p`'s counters at `ends[p * SLOTS..]`, a table of a power-of-two size indexed
     // modulo that size, so that the index needs no bounds check (the checks had cost 2-3% at
-    // n = 18 and 19). Plain slices, too: the stores cannot then touch the vectors' own fields,
-    // so the compiler keeps their addresses in registers instead of reloading them per word.
-    // The last run also takes the words past `PARTS * part`.
+    // n = 18 and 19). Plain arrays and slices, too: the stores cannot then touch the vectors'
+    // own fields, so the compiler keeps their addresses in registers instead of reloading them
+    // per word. The last run also takes the words past `PARTS * part`.
     let at = |p: usize, c: usize| p * SLOTS + c % SLOTS;
     for p in 0..PARTS {
         ends[p * SLOTS..=p * SLOTS + classes].fill(0);
@@ -301,7 +301,7 @@ fn place(
             start += n;
         }
     }
-    // A cheap check of that: a class from `classes` to `SLOTS - 2` would be missing here.
+    // A cheap check of that: a word of class `classes` or above would be missing here.
     assert_eq!(first[classes] as usize, words.len());
     let mut put = |p: usize, w: u64| {
         let slot = at(p, of(w));
