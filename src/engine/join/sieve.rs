@@ -273,24 +273,16 @@ fn place(
     classes: usize,
 ) {
     assert!(classes < SLOTS && sorted.len() == words.len());
-    let part = words.len() / PARTS;
     // Run `p`'s counters at `ends[p * SLOTS..]`, a table of a power-of-two size indexed
     // modulo that size, so that the index needs no bounds check (the checks had cost 2-3% at
     // n = 18 and 19). Plain arrays and slices, too: the stores cannot then touch the vectors'
     // own fields, so the compiler keeps their addresses in registers instead of reloading them
-    // per word. The last run also takes the words past `PARTS * part`.
+    // per word.
     let at = |p: usize, c: usize| p * SLOTS + c % SLOTS;
     for p in 0..PARTS {
         ends[p * SLOTS..=p * SLOTS + classes].fill(0);
     }
-    for i in 0..part {
-        for p in 0..PARTS {
-            ends[at(p, of(words[p * part + i]))] += 1;
-        }
-    }
-    for &w in &words[PARTS * part..] {
-        ends[at(PARTS - 1, of(w))] += 1;
-    }
+    in_runs(words, |p, w| ends[at(p, of(w))] += 1);
     // Where each run's share of each class starts: class by class, run by run.
     let mut start = 0;
     for c in 0..=classes {
@@ -303,25 +295,32 @@ fn place(
     }
     // A cheap check of that: a word of class `classes` or above would be missing here.
     assert_eq!(first[classes] as usize, words.len());
-    let mut put = |p: usize, w: u64| {
+    in_runs(words, |p, w| {
         let slot = at(p, of(w));
         let to = ends[slot] as usize;
         debug_assert!(to < sorted.len());
-        // SAFETY: `to` is below `sorted.len()`. The first loops counted the words of each run
-        // and class with the same classes, all below `classes` (checked just above), so these
-        // loops see exactly as many words of run `p` and class `c` as the running sum left
-        // room for: `ends[slot]` stays below the start of the next share, at most
+        // SAFETY: `to` is below `sorted.len()`. The first pass counted the words of each run
+        // and class with the same runs and classes, all below `classes` (checked just above),
+        // so this pass sees exactly as many words of run `p` and class `c` as the running sum
+        // left room for: `ends[slot]` stays below the start of the next share, at most
         // `words.len()`, which is `sorted.len()`.
         unsafe { *sorted.get_unchecked_mut(to) = w };
         ends[slot] += 1;
-    };
+    });
+}
+
+/// Calls `visit(p, w)` for every word `w` of `words` cut into [`PARTS`] runs, one word of each
+/// run in turn (`p`: the run), the last run also taking the words past the last whole round.
+#[inline(always)]
+fn in_runs(words: &[u64], mut visit: impl FnMut(usize, u64)) {
+    let part = words.len() / PARTS;
     for i in 0..part {
         for p in 0..PARTS {
-            put(p, words[p * part + i]);
+            visit(p, words[p * part + i]);
         }
     }
     for &w in &words[PARTS * part..] {
-        put(PARTS - 1, w);
+        visit(PARTS - 1, w);
     }
 }
 
