@@ -548,7 +548,8 @@ impl Quarters {
                 (rights, lefts)
             };
             // The outer entries two at a time, each inner entry loaded once for both
-            // (measured: N = 17 about 1.03x faster on one thread; four at a time, no faster).
+            // (measured with AVX-512: N = 17 about 1.03x faster on one thread, four at a time no
+            // faster; with AVX2, see `pair_up_avx2`).
             // A placement attacking the middle queen is dropped first if outside (by the
             // vector step, without a branch: about a third attack it, so a filter's branch was
             // mispredicted often; N = 19 on 2 threads 1.04x faster), and fails the pair test
