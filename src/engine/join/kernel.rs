@@ -100,16 +100,7 @@ pub(super) trait Kernel {
         others: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
-        let out = &mut out[..others.len()];
-        let mut end = 0;
-        // Every pair is written and kept by moving the end: about half pass, and a branch
-        // would be mispredicted half the time.
-        for &r in others {
-            // In bounds: `end` is at most the index of `r`.
-            out[end].write((one | r) & mask);
-            end += usize::from(key & r == 0);
-        }
-        end
+        Self::pair_up_keyed([one], [key], mask, others, out)
     }
 
     /// [`Kernel::pair_up`] for `M` entries `one` of a quarter against the same `others`, each
@@ -123,8 +114,31 @@ pub(super) trait Kernel {
         others: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
-        one.iter().fold(0, |end, &o| {
-            end + Self::pair_up(o, o | blocked, mask, others, &mut out[end..])
+        Self::pair_up_keyed(one, one.map(|o| o | blocked), mask, others, out)
+    }
+
+    /// [`Kernel::pair_up`] for `M` entries `one[i]` against the same `others`, each with its
+    /// key `keys[i]`; the pairs are written in some order. `out` must have
+    /// `M * others.len() + PAIR_SLACK` slots. Here entry by entry, one pair at a time.
+    #[inline(always)]
+    fn pair_up_keyed<const M: usize>(
+        one: [u64; M],
+        keys: [u64; M],
+        mask: u64,
+        others: &[u64],
+        out: &mut [std::mem::MaybeUninit<u64>],
+    ) -> usize {
+        one.iter().zip(&keys).fold(0, |end, (&one, &key)| {
+            let out = &mut out[end..end + others.len()];
+            let mut kept = 0;
+            // Every pair is written and kept by moving the end: about half pass, and a branch
+            // would be mispredicted half the time.
+            for &r in others {
+                // In bounds: `kept` is at most the index of `r`.
+                out[kept].write((one | r) & mask);
+                kept += usize::from(key & r == 0);
+            }
+            end + kept
         })
     }
 
@@ -209,29 +223,14 @@ impl Kernel for Bmi2 {
     }
 
     #[inline(always)]
-    fn pair_up(
-        one: u64,
-        key: u64,
-        mask: u64,
-        others: &[u64],
-        out: &mut [std::mem::MaybeUninit<u64>],
-    ) -> usize {
-        assert!(out.len() >= others.len() + PAIR_SLACK);
-        // SAFETY: `Bmi2` is only used by code compiled for AVX2, chosen after the CPU was
-        // checked for it; `out` has the slots `pair_up_avx2` may write.
-        unsafe { pair_up_avx2([one], [key], mask, others, out.as_mut_ptr().cast()) }
-    }
-
-    #[inline(always)]
-    fn pair_up_many<const M: usize>(
+    fn pair_up_keyed<const M: usize>(
         one: [u64; M],
-        blocked: u64,
+        keys: [u64; M],
         mask: u64,
         others: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
         assert!(out.len() >= M * others.len() + PAIR_SLACK);
-        let keys = one.map(|o| o | blocked);
         // SAFETY: `Bmi2` is only used by code compiled for AVX2, chosen after the CPU was
         // checked for it; `out` has the slots `pair_up_avx2` may write.
         unsafe { pair_up_avx2(one, keys, mask, others, out.as_mut_ptr().cast()) }
@@ -372,7 +371,7 @@ const PACK4: [[u32; 8]; 16] = {
     table
 };
 
-/// [`Kernel::pair_up_many`] 4 of the others at a time with AVX2, each 4 loaded once for all
+/// [`Kernel::pair_up_keyed`] 4 of the others at a time with AVX2, each 4 loaded once for all
 /// `M` entries: one compare gives the mask of those kept, and a `vpermd` by a table row packs
 /// their ORs to the front of a register, stored whole at the end so far; chunk by chunk, entry
 /// by entry.
@@ -466,29 +465,14 @@ impl Kernel for Avx512 {
     }
 
     #[inline(always)]
-    fn pair_up(
-        one: u64,
-        key: u64,
-        mask: u64,
-        others: &[u64],
-        out: &mut [std::mem::MaybeUninit<u64>],
-    ) -> usize {
-        assert!(out.len() >= others.len() + PAIR_SLACK);
-        // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
-        // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
-        unsafe { pair_up_avx512([one], [key], mask, others, out.as_mut_ptr().cast()) }
-    }
-
-    #[inline(always)]
-    fn pair_up_many<const M: usize>(
+    fn pair_up_keyed<const M: usize>(
         one: [u64; M],
-        blocked: u64,
+        keys: [u64; M],
         mask: u64,
         others: &[u64],
         out: &mut [std::mem::MaybeUninit<u64>],
     ) -> usize {
         assert!(out.len() >= M * others.len() + PAIR_SLACK);
-        let keys = one.map(|o| o | blocked);
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
         // CPU was checked for them; `out` has the slots `pair_up_avx512` may write.
         unsafe { pair_up_avx512(one, keys, mask, others, out.as_mut_ptr().cast()) }
@@ -677,10 +661,10 @@ unsafe fn classify_avx512(words: &[u64], cut: u64, doubling: u64, classes: *mut 
     }
 }
 
-/// [`Kernel::pair_up`] for each of `M` entries `one[i]` with its own `keys[i]`, 8 of `others`
-/// at a time, each loaded once for all `M`: one AND-test gives the mask of those kept, and
-/// `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the end
-/// so far; chunk by chunk, entry by entry.
+/// [`Kernel::pair_up_keyed`] for each of `M` entries `one[i]` with its own `keys[i]`, 8 of
+/// `others` at a time, each loaded once for all `M`: one AND-test gives the mask of those kept,
+/// and `vpcompressq` packs their (masked) ORs to the front of a register, stored whole at the
+/// end so far; chunk by chunk, entry by entry.
 ///
 /// # Safety
 /// The CPU must have AVX-512F, and `out` must be valid for `M * others.len() + PAIR_SLACK`
