@@ -152,28 +152,85 @@ pub(super) trait Kernel {
         queries: &[u64],
         sliced: u64,
     ) -> u64 {
-        // Per-lane sums, added up once per class: no horizontal add per query.
-        let mut found = [0u64; L];
-        for &q in queries {
-            let q = if G { Self::gather(q, sliced) } else { q };
-            // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
-            let (mut acc, from) = if G {
-                (*avoiding, 0)
-            } else {
-                (chunks[q as usize % ROWS], 1)
-            };
-            for c in from..C {
-                let row = &chunks[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
-                for l in 0..L {
-                    acc[l] &= row[l];
-                }
-            }
-            for l in 0..L {
-                found[l] += u64::from(acc[l].count_ones());
+        disjoint_lanes::<Self, L, C, G, { Lanes::All as u8 }>(chunks, avoiding, queries, sliced)
+    }
+
+    /// Whether [`Kernel::disjoint_half`] costs about half of [`Kernel::disjoint`] on rows of
+    /// [`WIDE`] lanes: then a sieve asks a query class of only the half of a group it may
+    /// meet.
+    const HALVES: bool = false;
+
+    /// [`Kernel::disjoint`] for the stored words of one half of the group only (`half`: 0
+    /// the first `L / 2` lanes, 1 the others).
+    #[inline(always)]
+    fn disjoint_half<const L: usize, const C: usize, const G: bool>(
+        chunks: &[Row<L>],
+        avoiding: &Row<L>,
+        half: usize,
+        queries: &[u64],
+        sliced: u64,
+    ) -> u64 {
+        if half == 0 {
+            disjoint_lanes::<Self, L, C, G, { Lanes::First as u8 }>(
+                chunks, avoiding, queries, sliced,
+            )
+        } else {
+            disjoint_lanes::<Self, L, C, G, { Lanes::Second as u8 }>(
+                chunks, avoiding, queries, sliced,
+            )
+        }
+    }
+}
+
+/// Which lanes of a row [`disjoint_lanes`] reads.
+#[repr(u8)]
+enum Lanes {
+    All,
+    First,
+    Second,
+}
+
+/// [`Kernel::disjoint`] in plain Rust, on the lanes `P` of the rows (a [`Lanes`]), known to
+/// the compiler.
+#[inline(always)]
+fn disjoint_lanes<
+    K: Kernel + ?Sized,
+    const L: usize,
+    const C: usize,
+    const G: bool,
+    const P: u8,
+>(
+    chunks: &[Row<L>],
+    avoiding: &Row<L>,
+    queries: &[u64],
+    sliced: u64,
+) -> u64 {
+    let lanes = match P {
+        p if p == Lanes::All as u8 => 0..L,
+        p if p == Lanes::First as u8 => 0..L / 2,
+        _ => L / 2..L,
+    };
+    // Per-lane sums, added up once per class: no horizontal add per query.
+    let mut found = [0u64; L];
+    for &q in queries {
+        let q = if G { K::gather(q, sliced) } else { q };
+        // Without gathering the chunks slice the cut bits too: `avoiding` adds nothing.
+        let (mut acc, from) = if G {
+            (*avoiding, 0)
+        } else {
+            (chunks[q as usize % ROWS], 1)
+        };
+        for c in from..C {
+            let row = &chunks[c * ROWS + (q >> (SPAN * c)) as usize % ROWS];
+            for l in lanes.clone() {
+                acc[l] &= row[l];
             }
         }
-        found.iter().sum()
+        for l in lanes.clone() {
+            found[l] += u64::from(acc[l].count_ones());
+        }
     }
+    found.iter().sum()
 }
 
 /// Any CPU: `pext` in software, one step per bit of the mask, and the lanes as plain arrays.
@@ -183,6 +240,8 @@ impl Kernel for Portable {
     // A loop over the mask's bits: a query reads its chunks in place instead.
     const GATHERS: bool = false;
     const CLASSIFIES: bool = false;
+    // Half the lanes, half the steps.
+    const HALVES: bool = true;
 
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
@@ -250,15 +309,41 @@ impl Kernel for Bmi2 {
         // `avoiding` is one, all 32-byte aligned (rows of the sieve's 64-byte blocks).
         unsafe {
             if L == WIDE {
-                disjoint_avx2::<2, C, G>(chunks, avoiding, queries, sliced)
+                disjoint_avx2::<2, 2, C, G>(chunks, avoiding, queries, sliced)
             } else {
-                disjoint_avx2::<1, C, G>(chunks, avoiding, queries, sliced)
+                disjoint_avx2::<1, 1, C, G>(chunks, avoiding, queries, sliced)
             }
+        }
+    }
+
+    // A half of a wide row is one of its two registers: one load and one AND per chunk
+    // instead of two, and half the adders.
+    const HALVES: bool = true;
+
+    #[inline(always)]
+    fn disjoint_half<const L: usize, const C: usize, const G: bool>(
+        chunks: &[Row<L>],
+        avoiding: &Row<L>,
+        half: usize,
+        queries: &[u64],
+        sliced: u64,
+    ) -> u64 {
+        assert!(chunks.len() >= C * ROWS && L == WIDE && half < 2);
+        let (chunks, avoiding) = (
+            chunks.as_ptr().cast::<std::arch::x86_64::__m256i>(),
+            avoiding.as_ptr().cast::<std::arch::x86_64::__m256i>(),
+        );
+        // SAFETY: as in `disjoint`, with rows of two registers, of which `half` (0 or 1) is
+        // read: the pointers moved by `half` registers stay inside the first row, and rows
+        // at a stride of two registers from there inside the chunks.
+        unsafe {
+            disjoint_avx2::<1, 2, C, G>(chunks.add(half), avoiding.add(half), queries, sliced)
         }
     }
 }
 
-/// [`Kernel::disjoint`] with AVX2, for rows of `R` registers at `chunks` and `avoiding`.
+/// [`Kernel::disjoint`] with AVX2, for the first `R` registers of rows of `S` registers at
+/// `chunks` and `avoiding`.
 ///
 /// AVX2 has no popcount of its vectors: one costs 8 steps (two table lookups by nibble, and
 /// the sums of the bytes). So the rows of 4 queries are first added bit by bit with
@@ -266,22 +351,22 @@ impl Kernel for Bmi2 {
 /// fours of them.
 ///
 /// # Safety
-/// The CPU must have AVX2 and BMI2, `chunks` must point to `C * ROWS` rows of `R` registers
-/// aligned to 32 bytes and `avoiding` to one.
+/// The CPU must have AVX2 and BMI2, `chunks` must point to `C * ROWS` rows of `S` registers
+/// aligned to 32 bytes (at least `R` of them) and `avoiding` to one.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi2")]
 #[inline]
-unsafe fn disjoint_avx2<const R: usize, const C: usize, const G: bool>(
+unsafe fn disjoint_avx2<const R: usize, const S: usize, const C: usize, const G: bool>(
     chunks: *const std::arch::x86_64::__m256i,
     avoiding: *const std::arch::x86_64::__m256i,
     queries: &[u64],
     sliced: u64,
 ) -> u64 {
     use std::arch::x86_64::*;
-    // SAFETY (of every `row`): `c < C`, the index is below `ROWS` and `r < R`, so the
+    // SAFETY (of every `row`): `c < C`, the index is below `ROWS` and `r < R <= S`, so the
     // register lies inside the chunks the caller vouches for.
     let row = |c: usize, q: u64, r: usize| unsafe {
-        _mm256_load_si256(chunks.add((c * ROWS + (q >> (SPAN * c)) as usize % ROWS) * R + r))
+        _mm256_load_si256(chunks.add((c * ROWS + (q >> (SPAN * c)) as usize % ROWS) * S + r))
     };
     // SAFETY: `r < R`, inside the one aligned row the caller vouches for at `avoiding`.
     let avoiding: [__m256i; R] =

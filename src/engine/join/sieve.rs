@@ -454,6 +454,10 @@ pub(super) struct Sieve<const L: usize> {
     /// The cut-bit classes of queries that group `g` may hold a disjoint word for:
     /// `classes[reach[g]..reach[g + 1]]`.
     classes: Vec<u8>,
+    /// For each of those classes, the part of the group whose words it may be disjoint from:
+    /// [`WHOLE`], or one half ([`FIRST_HALF`], [`SECOND_HALF`]) where every word of the
+    /// other clashes with the class's cut bits (only where [`Kernel::HALVES`]).
+    parts: Vec<u8>,
     reach: Vec<u32>,
     /// `stride` rows per group, `8 / L` to a block.
     blocks: Vec<Block>,
@@ -488,7 +492,7 @@ impl<const L: usize> Sieve<L> {
         let chunks = bits.div_ceil(SPAN).max(1) as u64;
         // Per group: its rows (at most all the bits sliced, and a row per cut pattern), its
         // query classes and where they start.
-        let group = (chunks * ROWS as u64 + (1 << MAX_CUT)) * row + (1 << MAX_CUT) + 4;
+        let group = (chunks * ROWS as u64 + (1 << MAX_CUT)) * row + 2 * (1 << MAX_CUT) + 4;
         // Each list of classes: its words, a class per word (`u16`, for the sort), the
         // table of class starts and the sort's blocks.
         let classes = 3 * ((8 + 2) * words + 4 * (SLOTS as u64) + Bins::bytes(words));
@@ -555,6 +559,7 @@ impl<const L: usize> Sieve<L> {
         // lanes at n = 18. A group serves the query classes that avoid one of its buckets'
         // cut bits.
         self.classes.clear();
+        self.parts.clear();
         self.reach.clear();
         self.reach.push(0);
         let (stride, chunks) = (self.stride, self.chunks);
@@ -576,11 +581,28 @@ impl<const L: usize> Sieve<L> {
                 high += 1;
             }
             let held = |b: usize| first[b] < first[b + 1];
+            let met = self.classes.len();
             self.classes.extend(
                 (0..buckets)
                     .filter(|&c| (low..=high).any(|b| held(b) && b & c == 0))
                     .map(|c| c as u8),
             );
+            // The half of the group a class meets, where it meets only one: its row of the
+            // words that avoid its cut bits is empty in the other half (always so in a group
+            // of at most half as many words).
+            for i in met..self.classes.len() {
+                let row = self.rows()[g * stride + chunks * ROWS + usize::from(self.classes[i])];
+                let empty = |lanes: &[u64]| lanes.iter().all(|&x| x == 0);
+                self.parts.push(if !(K::HALVES && L == WIDE) {
+                    WHOLE
+                } else if empty(&row[L / 2..]) {
+                    FIRST_HALF
+                } else if empty(&row[..L / 2]) {
+                    SECOND_HALF
+                } else {
+                    WHOLE
+                });
+            }
             self.reach.push(self.classes.len() as u32);
         }
     }
@@ -625,30 +647,43 @@ impl<const L: usize> Sieve<L> {
         let (k, sliced) = (queries.k(), self.sliced);
         // The weights asked (a query class of another weight is not even looked at).
         let asked_weights = || (0..WEIGHTS).filter(|&weight| scales[weight] != 0);
-        let (mut total, mut asked_all) = (0, 0);
+        // Queries asked of whole groups, and of half groups.
+        let (mut total, mut asked_whole, mut asked_half) = (0, 0, 0);
         for (g, group) in self.rows().chunks_exact(self.stride).enumerate() {
             // A group meets every query once: milliseconds even at N = 24, so a stopped
             // count ends promptly, and one load per group costs nothing.
             if stop.load(Ordering::Relaxed) {
                 break;
             }
-            let classes = &self.classes[self.reach[g] as usize..self.reach[g + 1] as usize];
+            let met = self.reach[g] as usize..self.reach[g + 1] as usize;
             let (chunks, cuts) = group.split_at(C * ROWS);
-            for &cut in classes {
+            for (&cut, &part) in self.classes[met.clone()].iter().zip(&self.parts[met]) {
                 // The group's words that avoid the class's cut bits.
                 let avoiding = &cuts[cut as usize];
                 for weight in asked_weights() {
                     let asked = queries.class(weight << k | cut as usize);
-                    asked_all += asked.len();
-                    total +=
-                        K::disjoint::<L, C, G>(chunks, avoiding, asked, sliced) * scales[weight];
+                    let found = if part == WHOLE {
+                        asked_whole += asked.len();
+                        K::disjoint::<L, C, G>(chunks, avoiding, asked, sliced)
+                    } else {
+                        asked_half += asked.len();
+                        let half = usize::from(part == SECOND_HALF);
+                        K::disjoint_half::<L, C, G>(chunks, avoiding, half, asked, sliced)
+                    };
+                    total += found * scales[weight];
                 }
             }
         }
-        self.pairs += (asked_all * Self::GROUP) as u64;
+        self.pairs += (asked_whole * Self::GROUP + asked_half * Self::GROUP / 2) as u64;
         total
     }
 }
+
+/// The parts of a group a query class may meet ([`Sieve`]'s `parts`): all of it, or only its
+/// first or second half of words.
+const WHOLE: u8 = 0;
+const FIRST_HALF: u8 = 1;
+const SECOND_HALF: u8 = 2;
 
 /// No bit: a chunk position past the bits sliced, whose row every word passes.
 const NONE: u8 = 64;
@@ -880,6 +915,8 @@ mod tests {
             // Enough words for every cut bit (`MAX_CUT`), in groups of either width.
             (40000, 46),
         ];
+        // Classes asked of one half of a group only (where the kernel does that).
+        let mut halves = 0;
         for (len, bits) in cases {
             let words: Vec<u64> = (0..len).map(|_| next(bits)).collect();
             let queries: Vec<u64> = (0..300).map(|_| next(bits)).collect();
@@ -895,6 +932,10 @@ mod tests {
             let split = stored.stored_len() / 3;
             front.build::<K>(&stored, 0..split, bits as usize);
             back.build::<K>(&stored, split..stored.stored_len(), bits as usize);
+            halves += [&sieve, &front, &back]
+                .iter()
+                .map(|s| s.parts.iter().filter(|&&p| p != WHOLE).count())
+                .sum::<usize>();
             // The join's scales (weight 0 doubled, or not asked) and others.
             for scales in [[1, 2, 4], [2, 2, 4], [0, 2, 4], [3, 0, 5]] {
                 let slow: u64 = queries
@@ -921,6 +962,11 @@ mod tests {
                 );
             }
         }
+        assert_eq!(
+            halves > 0,
+            K::HALVES && L == WIDE,
+            "{halves} classes asked of half a group"
+        );
     }
 
     #[test]
