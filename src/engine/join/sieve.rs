@@ -15,7 +15,8 @@
 //! 3. **Buckets on a few bits.** Both sides are sorted by `k` "cut" bits, those the stored
 //!    words and the queries most often both have ([`cut_bits`]). A group of stored words is
 //!    only shown the classes of queries whose cut bits avoid those of one of its words, which
-//!    skips whole groups of pairs that must clash.
+//!    skips whole groups of pairs that must clash; where the kernel can, a class that meets
+//!    only one half of a group is asked of that half only ([`Kernel::disjoint_half`]).
 //! 4. **The cut bits leave the chunks.** The queries of a class share their cut bits, so a
 //!    group also keeps a row per pattern of the cut bits, loaded once per class, and the
 //!    chunks slice only the other bits (gathered per query with `pext`): 5 chunks instead of 6
