@@ -536,7 +536,7 @@ impl<const L: usize> Sieve<L> {
     #[inline(always)]
     pub fn build<K: Kernel>(&mut self, stored: &Classes, part: Range<usize>, bits: usize) {
         let (all, first) = stored.plain();
-        let words = &all[part.clone()];
+        let words = &all[part];
         self.stored += words.len() as u64;
         let buckets = first.len() - 1;
         let word = if bits == 64 { !0 } else { (1 << bits) - 1 };
@@ -557,8 +557,8 @@ impl<const L: usize> Sieve<L> {
         }
         // The sorted words are cut into groups, which may straddle buckets: a bucket is often
         // smaller than a group, and padding each to whole groups wasted a quarter of the
-        // lanes at n = 18. A group serves the query classes that avoid one of its buckets'
-        // cut bits.
+        // lanes at n = 18. A group serves the query classes that avoid the cut bits of one of
+        // its words.
         self.classes.clear();
         self.parts.clear();
         self.reach.clear();
@@ -567,42 +567,24 @@ impl<const L: usize> Sieve<L> {
         self.len = words.len().div_ceil(Self::GROUP) * stride;
         self.blocks
             .resize((self.len * L).div_ceil(8), Block::default());
-        let mut low = 0;
+        let halves = K::HALVES && L == WIDE;
         for (g, block) in words.chunks(Self::GROUP).enumerate() {
             let rows = &mut self.rows_mut()[g * stride..(g + 1) * stride];
             fill_group(rows, block, &sliced[..chunks * SPAN], &cut[..stored.k()]);
-            let lo = part.start + g * Self::GROUP;
-            let hi = lo + block.len();
-            // The buckets with words in `lo..hi`: from the one holding `lo`.
-            while first[low + 1] as usize <= lo {
-                low += 1;
-            }
-            let mut high = low;
-            while (first[high + 1] as usize) < hi {
-                high += 1;
-            }
-            let held = |b: usize| first[b] < first[b + 1];
-            let met = self.classes.len();
-            self.classes.extend(
-                (0..buckets)
-                    .filter(|&c| (low..=high).any(|b| held(b) && b & c == 0))
-                    .map(|c| c as u8),
-            );
-            // The half of the group a class meets, where it meets only one: its row of the
-            // words that avoid its cut bits is empty in the other half (always so in a group
-            // of at most half as many words).
-            for i in met..self.classes.len() {
-                let row = self.rows()[g * stride + chunks * ROWS + usize::from(self.classes[i])];
-                let empty = |lanes: &[u64]| lanes.iter().all(|&x| x == 0);
-                self.parts.push(if !(K::HALVES && L == WIDE) {
-                    WHOLE
-                } else if empty(&row[L / 2..]) {
-                    FIRST_HALF
-                } else if empty(&row[..L / 2]) {
-                    SECOND_HALF
-                } else {
-                    WHOLE
-                });
+            // A class meets the group where its cut row (the words that avoid its cut bits) is
+            // not empty, and only one half of it where the row is empty in the other half
+            // (always so in a group of at most half as many words).
+            for c in 0..buckets {
+                let row = self.rows()[g * stride + chunks * ROWS + c];
+                let holds = |lanes: &[u64]| lanes.iter().any(|&x| x != 0);
+                let part = match (holds(&row[..L / 2]), holds(&row[L / 2..])) {
+                    (false, false) => continue,
+                    (true, false) if halves => FIRST_HALF,
+                    (false, true) if halves => SECOND_HALF,
+                    _ => WHOLE,
+                };
+                self.classes.push(c as u8);
+                self.parts.push(part);
             }
             self.reach.push(self.classes.len() as u32);
         }
