@@ -11,6 +11,10 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 
+# The module is built as `pip install` builds it, less link-time optimisation: the same code,
+# tested sooner (CI's time is bounded; a user's install keeps the release profile).
+export CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+
 python3 -m venv "$tmp/venv"
 py="$tmp/venv/bin/python"
 "$py" -m pip install --quiet --disable-pip-version-check "$repo/python"

@@ -65,6 +65,14 @@ pub(super) trait Kernel {
     /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
     fn gather(x: u64, mask: u64) -> u64;
 
+    /// Whether a sieve's loops must be inlined into their caller: a kernel whose steps need
+    /// CPU features has them only inside the `#[target_feature]` function the loops are
+    /// inlined into. A kernel that needs none has its loops compiled apart, once per width
+    /// and shape instead of into every caller: the same speed, and functions small enough
+    /// for the compiler to optimise quickly (one function holding every shape's loops took
+    /// minutes to build).
+    const INLINE_LOOPS: bool = true;
+
     /// Whether this kernel's loops on rows of [`NARROW`] lanes cost about half those on
     /// [`WIDE`] lanes: then a join stores a side that fits one narrow group in a narrow sieve.
     /// (AVX-512 on a CPU that splits 512-bit operations in two, and AVX2, whose wide rows are
@@ -242,6 +250,8 @@ impl Kernel for Portable {
     const CLASSIFIES: bool = false;
     // Half the lanes, half the steps.
     const HALVES: bool = true;
+    // No CPU features to inherit from a caller.
+    const INLINE_LOOPS: bool = false;
 
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {

@@ -300,13 +300,26 @@ impl JoinTasks {
                 // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
                 unsafe { count_main_avx2(cpu, self, quarters, cols, scratch, stop) }
             }),
-            Loops::Portable => NARROW_SCRATCH.with_borrow_mut(|scratch| {
-                count_main_portable::<kernel::Portable, { sieve::NARROW }>(
-                    self, quarters, cols, scratch, stop,
-                )
-            }),
+            Loops::Portable => NARROW_SCRATCH
+                .with_borrow_mut(|scratch| count_main_plain(self, quarters, cols, scratch, stop)),
         }
     }
+}
+
+/// The main-task count with the portable loops, in groups of 256 words.
+///
+/// Never inlined, so that the loops are compiled once, as the other copies (whose
+/// `#[target_feature]` keeps them apart) are: the tests call these three functions, not
+/// copies of their own.
+#[inline(never)]
+fn count_main_plain(
+    tasks: &JoinTasks,
+    quarters: &Quarters,
+    cols: u32,
+    scratch: &mut Scratch<{ sieve::NARROW }>,
+    stop: &AtomicBool,
+) -> u64 {
+    count_main_portable::<kernel::Portable, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count compiled for AVX2 and BMI2, so that a sieve row of 8 lanes is two
@@ -893,19 +906,16 @@ fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
 mod tests {
     use super::*;
 
-    /// Each main task's count with one instruction set's copy of the loops, whatever the CPU
-    /// would choose; `None` if the CPU lacks it.
+    /// Each main task's count with `count`, one of the compiled copies of the loops that
+    /// [`JoinTasks::count_main`] chooses from, whatever the CPU would choose.
     /// With `wide_only`, sides that fit a group of 256 words are stored in the wide groups
     /// all the same.
-    fn per_task<K: Kernel, const L: usize>(
+    fn per_task<const L: usize>(
         n: usize,
         chunk: usize,
-        runs: bool,
         wide_only: bool,
-    ) -> Option<Vec<u64>> {
-        if !runs {
-            return None;
-        }
+        count: impl Fn(&JoinTasks, &Quarters, u32, &mut Scratch<L>, &AtomicBool) -> u64,
+    ) -> Vec<u64> {
         let tasks = JoinTasks::with_chunk(n, chunk).unwrap();
         let never = AtomicBool::new(false);
         let quarters = tasks.quarters(&never).unwrap();
@@ -913,57 +923,46 @@ mod tests {
             wide_only,
             ..Scratch::default()
         };
-        let count =
-            |&cols: &u32| count_main_portable::<K, L>(&tasks, quarters, cols, &mut scratch, &never);
-        Some(tasks.main.iter().map(count).collect())
+        let each = |&cols: &u32| count(&tasks, quarters, cols, &mut scratch, &never);
+        tasks.main.iter().map(each).collect()
     }
 
     #[test]
     fn every_copy_of_the_loops_counts_every_task_alike() {
+        // The production copies themselves, not copies made for the test: each is compiled
+        // once, and the test checks what runs.
         for n in 4..=15 {
             for chunk in [CHUNK, 7] {
-                // The portable loops with groups of 256 words are the reference.
-                let reference =
-                    per_task::<kernel::Portable, { sieve::NARROW }>(n, chunk, true, false);
-                let reference = reference.unwrap();
+                // The portable loops are the reference.
+                let reference = per_task(n, chunk, false, count_main_plain);
                 let total: u64 = reference.iter().sum();
                 assert_eq!(
                     Some(u128::from(total)),
                     crate::reference::published(n).map(|p| p.0)
                 );
-                let wide = per_task::<kernel::Portable, { sieve::WIDE }>(n, chunk, true, false);
-                assert_eq!(
-                    wide.as_ref(),
-                    Some(&reference),
-                    "n = {n}, portable, 8 lanes"
-                );
                 #[cfg(target_arch = "x86_64")]
                 {
-                    let avx2 = isa::Avx2::detect().is_some();
                     // Small sides in groups of 256 (one register a row) and in 512 (two).
                     for wide_only in [false, true] {
-                        let counts =
-                            per_task::<kernel::Bmi2, { sieve::WIDE }>(n, chunk, avx2, wide_only);
-                        assert!(
-                            counts.is_none_or(|a| a == reference),
-                            "n = {n}, AVX2, wide only: {wide_only}"
-                        );
-                    }
-                    let narrow = per_task::<kernel::Bmi2, { sieve::NARROW }>(n, chunk, avx2, false);
-                    assert!(
-                        narrow.is_none_or(|a| a == reference),
-                        "n = {n}, AVX2, 4 lanes"
-                    );
-                    let avx512 = isa::Avx512::detect().is_some();
-                    // Small sides in groups of 256 (most joins up to n = 15), and in 512.
-                    for wide_only in [false, true] {
-                        let counts = per_task::<kernel::Avx512, { sieve::WIDE }>(
-                            n, chunk, avx512, wide_only,
-                        );
-                        assert!(
-                            counts.is_none_or(|a| a == reference),
-                            "n = {n}, AVX-512, wide only: {wide_only}"
-                        );
+                        if let Some(cpu) = isa::Avx2::detect() {
+                            // SAFETY: `cpu` proves the CPU has the features.
+                            let avx2 = |t: &_, q: &_, c, s: &mut _, stop: &_| unsafe {
+                                count_main_avx2(cpu, t, q, c, s, stop)
+                            };
+                            let counts = per_task(n, chunk, wide_only, avx2);
+                            assert_eq!(counts, reference, "n = {n}, AVX2, wide only: {wide_only}");
+                        }
+                        if let Some(cpu) = isa::Avx512::detect() {
+                            // SAFETY: `cpu` proves the CPU has the features.
+                            let avx512 = |t: &_, q: &_, c, s: &mut _, stop: &_| unsafe {
+                                count_main_avx512(cpu, t, q, c, s, stop)
+                            };
+                            let counts = per_task(n, chunk, wide_only, avx512);
+                            assert_eq!(
+                                counts, reference,
+                                "n = {n}, AVX-512, wide only: {wide_only}"
+                            );
+                        }
                     }
                 }
             }

@@ -604,7 +604,9 @@ impl<const L: usize> Sieve<L> {
     ) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
-                match (self.chunks, self.gathers) {
+                // (`K::GATHERS` is a constant: a kernel that never gathers has no copies that
+                // do.)
+                match (self.chunks, K::GATHERS && self.gathers) {
                     $(
                         ($c, true) => self.run::<K, $c, true>(queries, scales, stop),
                         ($c, false) => self.run::<K, $c, false>(queries, scales, stop),
@@ -619,9 +621,37 @@ impl<const L: usize> Sieve<L> {
     }
 
     /// The loops of [`Sieve::count`], with the number of chunks, and whether a query's bits
-    /// are gathered, known to the compiler.
+    /// are gathered, known to the compiler: inlined into the caller or compiled apart, as
+    /// [`Kernel::INLINE_LOOPS`] says.
     #[inline(always)]
     fn run<K: Kernel, const C: usize, const G: bool>(
+        &mut self,
+        queries: &Classes,
+        scales: Scales,
+        stop: &AtomicBool,
+    ) -> u64 {
+        if K::INLINE_LOOPS {
+            self.loops::<K, C, G>(queries, scales, stop)
+        } else {
+            self.loops_apart::<K, C, G>(queries, scales, stop)
+        }
+    }
+
+    /// [`Sieve::loops`] as a function of its own, one per kernel, width and shape: called
+    /// once per sieve count, so the call costs nothing.
+    #[inline(never)]
+    fn loops_apart<K: Kernel, const C: usize, const G: bool>(
+        &mut self,
+        queries: &Classes,
+        scales: Scales,
+        stop: &AtomicBool,
+    ) -> u64 {
+        self.loops::<K, C, G>(queries, scales, stop)
+    }
+
+    /// The body of [`Sieve::run`].
+    #[inline(always)]
+    fn loops<K: Kernel, const C: usize, const G: bool>(
         &mut self,
         queries: &Classes,
         scales: Scales,
@@ -864,12 +894,13 @@ mod tests {
     #[test]
     fn sieve_counts_like_a_double_loop() {
         // Every copy the CPU can run: the portable one slices every bit, the others only the
-        // bits the cut rows leave, gathered per query.
+        // bits the cut rows leave, gathered per query. Each in the widths it stores sides of
+        // any length in (AVX2 keeps 4 lanes for sides of at most 256 words, which the join's
+        // tests cover); the portable copy in both, as the reference for halves of a group.
         sieve_counts_like_a_double_loop_in::<Portable, NARROW>();
         sieve_counts_like_a_double_loop_in::<Portable, WIDE>();
         #[cfg(target_arch = "x86_64")]
         if super::super::isa::Avx2::detect().is_some() {
-            sieve_counts_like_a_double_loop_in::<super::super::kernel::Bmi2, NARROW>();
             sieve_counts_like_a_double_loop_in::<super::super::kernel::Bmi2, WIDE>();
         }
         #[cfg(target_arch = "x86_64")]
