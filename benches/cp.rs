@@ -4,7 +4,7 @@
 //!
 //! `cargo bench --bench cp`. The comparison with OR-Tools is `bench/ortools_compare.py`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nqueens::cp::{Instance, Options, Solver};
 
 fn count(c: &mut Criterion) {

@@ -14,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use nqueens::engine::backtrack::{kernel, BacktrackTasks};
+use nqueens::engine::backtrack::{BacktrackTasks, kernel};
 use nqueens::engine::checkpoint::{Header, Journal};
 use nqueens::engine::shard::Slice;
-use nqueens::engine::{run, Tally, TaskSet};
+use nqueens::engine::{Tally, TaskSet, run};
 
 fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -85,7 +85,9 @@ fn main() {
     } else {
         sizes
     };
-    println!("| N | plain bitboard | engine, 1 thread | speed-up (wall) | speed-up (CPU) | engine, 2 threads | 2 vs 1 threads | ns/node | nodes/task | tasks |");
+    println!(
+        "| N | plain bitboard | engine, 1 thread | speed-up (wall) | speed-up (CPU) | engine, 2 threads | 2 vs 1 threads | ns/node | nodes/task | tasks |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|---|");
     let env = |name: &str, default: usize| {
         std::env::var(name)

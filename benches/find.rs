@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::io;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nqueens::format::Format;
 use nqueens::large;
 

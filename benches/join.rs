@@ -12,9 +12,9 @@ use std::time::Instant;
 
 use std::sync::atomic::AtomicBool;
 
-use nqueens::engine::join::{JoinTasks, Vectors};
-use nqueens::engine::{run, Strategy, Tally, TaskSet};
 use nqueens::Counter;
+use nqueens::engine::join::{JoinTasks, Vectors};
+use nqueens::engine::{Strategy, Tally, TaskSet, run};
 
 /// The ladder's plain bitboard counter: no symmetry, one row per step.
 fn bitboard(n: usize) -> u64 {

@@ -8,8 +8,8 @@ use nqueens::counter::Progress;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use nqueens::engine::{join::JoinTasks, run, Strategy, TaskSet};
 use nqueens::Counter;
+use nqueens::engine::{Strategy, TaskSet, join::JoinTasks, run};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -67,7 +67,7 @@ pub mod solutions;
 pub mod symmetry;
 pub mod trace;
 
-pub use counter::{count, Counter};
+pub use counter::{Counter, count};
 pub use placement::Placement;
 pub use symmetry::Symmetry;
 

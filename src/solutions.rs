@@ -22,8 +22,8 @@
 //! assert_eq!(nqueens::unique_solutions(8).unwrap().count(), 12);
 //! ```
 
-use crate::algo::symmetry::{class_size_if_canonical, closed_squares};
 use crate::Placement;
+use crate::algo::symmetry::{class_size_if_canonical, closed_squares};
 
 /// The largest board the iterators handle: one bit per column in a `u64`.
 ///

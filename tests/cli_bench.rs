@@ -33,9 +33,11 @@ fn the_table_has_a_row_per_n_and_a_column_per_algorithm() {
         let (total, unique) = common::counts(n);
         assert_eq!(row[1], total.to_string(), "n={n}");
         assert_eq!(row[2], unique.to_string(), "n={n}");
-        assert!(row[3..]
-            .iter()
-            .all(|cell| cell.ends_with('s') && !cell.contains('!')));
+        assert!(
+            row[3..]
+                .iter()
+                .all(|cell| cell.ends_with('s') && !cell.contains('!'))
+        );
     }
 }
 

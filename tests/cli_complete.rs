@@ -3,8 +3,8 @@
 mod common;
 
 use assert_cmd::Command;
-use nqueens::cp::Instance;
 use nqueens::Placement;
+use nqueens::cp::Instance;
 use predicates::prelude::*;
 
 fn fixture(name: &str) -> String {
@@ -170,10 +170,22 @@ fn seeds_are_reproducible() {
 #[test]
 fn every_error_names_the_line_and_exits_2() {
     let cases = [
-        ("8\nq 1 1\nq 3 3\n", "line 3: the queen at row 3, column 3 attacks the one at row 1, column 1 along a diagonal"),
-        ("8\nx 2 2\nq 2 2\n", "line 3: row 2, column 2 holds a queen and is blocked"),
-        ("8\nq 1 9\n", "line 2: row 1, column 9 is outside the 8x8 board"),
-        ("8\n# fine\nq 1\n", "line 3: expected `row col`, `q row col` or `x row col`"),
+        (
+            "8\nq 1 1\nq 3 3\n",
+            "line 3: the queen at row 3, column 3 attacks the one at row 1, column 1 along a diagonal",
+        ),
+        (
+            "8\nx 2 2\nq 2 2\n",
+            "line 3: row 2, column 2 holds a queen and is blocked",
+        ),
+        (
+            "8\nq 1 9\n",
+            "line 2: row 1, column 9 is outside the 8x8 board",
+        ),
+        (
+            "8\n# fine\nq 1\n",
+            "line 3: expected `row col`, `q row col` or `x row col`",
+        ),
         ("8\nq a b\n", "line 2: \"a\" is not a row or column number"),
         ("Q..\n...\n..?\n", "line 3: '?' is not a cell"),
         ("Q..\n....\n", "line 2: row 2 has 4 cells, expected 3"),

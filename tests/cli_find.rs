@@ -2,7 +2,7 @@
 
 use assert_cmd::Command;
 use nqueens::format::Reader;
-use nqueens::{large, Placement};
+use nqueens::{Placement, large};
 use predicates::prelude::*;
 
 fn find(args: &[&str]) -> assert_cmd::assert::Assert {

@@ -25,10 +25,12 @@ fn out_through_a_link_writes_the_target_and_keeps_the_link() {
         .arg(&link)
         .assert()
         .success();
-    assert!(std::fs::symlink_metadata(&link)
-        .unwrap()
-        .file_type()
-        .is_symlink());
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     let text = std::fs::read_to_string(&target).unwrap();
     assert!(text.contains("\"total\": 724"), "{text}");
     assert_eq!(std::fs::read_to_string(&stale).unwrap(), "mine");

@@ -23,9 +23,11 @@ fn perm_lines_are_every_solution_once() {
         assert_eq!(text.lines().count(), lines.len(), "n={n}: no repeats");
         for line in lines {
             let cols: Vec<u32> = line.split(' ').map(|t| t.parse().unwrap()).collect();
-            assert!(nqueens::Placement::from_one_based(&cols)
-                .unwrap()
-                .is_solution());
+            assert!(
+                nqueens::Placement::from_one_based(&cols)
+                    .unwrap()
+                    .is_solution()
+            );
         }
     }
 }

@@ -22,8 +22,11 @@ fn the_text_trace_draws_each_step_and_finds_both_solutions_of_4() {
     assert!(text.contains("solution 1 3 0 2") && text.contains("solution 2 0 3 1"));
     assert!(text.contains("dead end row 2: no square left"));
     // After the first queen, row 1 shows its column and diagonal attacked.
-    assert!(text
-        .contains("step 1  place    row 0 col 0  [nodes 1, solutions 0]\n  Q x x x\n  x x . .\n"));
+    assert!(
+        text.contains(
+            "step 1  place    row 0 col 0  [nodes 1, solutions 0]\n  Q x x x\n  x x . .\n"
+        )
+    );
 }
 
 #[test]
@@ -126,7 +129,9 @@ fn bench_nodes_reports_the_library_counts() {
     // Without --nodes the cells stay as they were.
     let plain = stdout(&["bench", "6", "--algos", "flags"]);
     let counted = |t: &str| t.len() > 1 && t[..t.len() - 1].parse::<u64>().is_ok();
-    assert!(!plain
-        .split_whitespace()
-        .any(|t| (t.ends_with('n') || t.ends_with('c')) && counted(t)));
+    assert!(
+        !plain
+            .split_whitespace()
+            .any(|t| (t.ends_with('n') || t.ends_with('c')) && counted(t))
+    );
 }

@@ -189,7 +189,7 @@ fn the_same_seed_gives_the_same_search() {
 
 /// `m` random blocked squares on an `n` board, every row and column keeping a free square.
 fn random_blocked(n: usize, m: usize, seed: u64) -> Instance {
-    use rand::{seq::SliceRandom, SeedableRng};
+    use rand::{SeedableRng, seq::SliceRandom};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut squares: Vec<(usize, usize)> = (0..n * n).map(|i| (i / n, i % n)).collect();
     squares.shuffle(&mut rng);

@@ -4,12 +4,12 @@ mod common;
 use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use nqueens::engine::backtrack::constellation::{
-    constellations, prefixes, Constellation, Frame, Start,
-};
-use nqueens::engine::backtrack::{kernel, BacktrackTasks};
-use nqueens::engine::{run, Strategy, Tally, TaskSet};
 use nqueens::Symmetry;
+use nqueens::engine::backtrack::constellation::{
+    Constellation, Frame, Start, constellations, prefixes,
+};
+use nqueens::engine::backtrack::{BacktrackTasks, kernel};
+use nqueens::engine::{Strategy, Tally, TaskSet, run};
 use proptest::prelude::*;
 
 use common::brute_force as solutions;

@@ -3,9 +3,9 @@
 
 use std::time::{Duration, Instant};
 
+use nqueens::Placement;
 use nqueens::format::Format;
 use nqueens::large::{self, Construction};
-use nqueens::Placement;
 use proptest::prelude::*;
 
 /// Whether `cols` is a solution, checked pair by pair: nothing shared with the library.

@@ -10,12 +10,12 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::path::Path;
 
+use nqueens::Placement;
 use nqueens::cp::Instance;
 use nqueens::engine::checkpoint::{Header, Journal};
-use nqueens::engine::shard::{merge, ShardResult, Slice};
-use nqueens::engine::{task_list as tasks, Strategy as Engine, Tally};
+use nqueens::engine::shard::{ShardResult, Slice, merge};
+use nqueens::engine::{Strategy as Engine, Tally, task_list as tasks};
 use nqueens::format::{self, Format, Reader};
-use nqueens::Placement;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 

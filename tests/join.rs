@@ -1,10 +1,10 @@
 //! The Join strategy against the published counts, and the properties of its task list.
 mod common;
 
-use nqueens::engine::join::{preferred, JoinTasks, MAX_N};
+use nqueens::engine::join::{JoinTasks, MAX_N, preferred};
 use nqueens::engine::{EngineError, Strategy, Tally, TaskSet};
-use rand::seq::SliceRandom;
 use rand::SeedableRng;
+use rand::seq::SliceRandom;
 use rayon::prelude::*;
 
 fn tallies(tasks: &JoinTasks) -> Vec<Tally> {

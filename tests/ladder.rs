@@ -5,9 +5,9 @@ mod common;
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use nqueens::algo::Algo;
 use nqueens::Placement;
 use nqueens::Symmetry;
+use nqueens::algo::Algo;
 
 /// Every algorithm, with the largest N it is run to within the test budget.
 const REACH: [(Algo, usize); 9] = [
@@ -85,9 +85,10 @@ fn out_of_range_sizes_are_refused_with_a_reason() {
         assert!(err.contains("at least one row"), "{err}");
         let err = algo.count(algo.max_n() + 1).unwrap_err().to_string();
         assert!(err.contains(algo.limit_reason()), "{err}");
-        assert!(algo
-            .for_each_solution(algo.max_n() + 1, &mut |_| ControlFlow::Break(()))
-            .is_err());
+        assert!(
+            algo.for_each_solution(algo.max_n() + 1, &mut |_| ControlFlow::Break(()))
+                .is_err()
+        );
     }
 }
 
@@ -96,11 +97,13 @@ fn names_round_trip() {
     for algo in Algo::ALL {
         assert_eq!(algo.name().parse::<Algo>(), Ok(algo));
     }
-    assert!("fastest"
-        .parse::<Algo>()
-        .unwrap_err()
-        .to_string()
-        .contains("bitboard"));
+    assert!(
+        "fastest"
+            .parse::<Algo>()
+            .unwrap_err()
+            .to_string()
+            .contains("bitboard")
+    );
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! Placement: verification against an obvious oracle, and the symmetry group.
 
-use nqueens::placement::{Defect, Line};
 use nqueens::Placement;
 use nqueens::Symmetry;
+use nqueens::placement::{Defect, Line};
 use proptest::prelude::*;
 
 /// The textbook check: every pair of queens, row by row, the first conflict found.

@@ -2,7 +2,7 @@
 //! the published unique counts.
 mod common;
 
-use nqueens::engine::join::symmetric::{count, count_from, reflection_fixed, Turn};
+use nqueens::engine::join::symmetric::{Turn, count, count_from, reflection_fixed};
 
 /// Every solution for `n`, from the shared brute-force oracle.
 fn all_solutions(n: usize) -> Vec<Vec<usize>> {

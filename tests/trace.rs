@@ -4,11 +4,11 @@
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
 
-use nqueens::algo::observe::Work;
+use nqueens::Placement;
 use nqueens::algo::Algo;
+use nqueens::algo::observe::Work;
 use nqueens::cp::{Instance, Options, Solver};
 use nqueens::trace::{self, Event, Trace};
-use nqueens::Placement;
 use quick_xml::events::Event as Xml;
 
 fn record(algo: Algo, n: usize) -> Trace {

@@ -21,7 +21,7 @@ use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::cp::{Instance, InstanceError, Options, Solver, Stats, Status};
 use nqueens::engine::{self, Strategy};
 use nqueens::solutions::{Solutions, UniqueSolutions};
-use nqueens::{large, Counter, Placement};
+use nqueens::{Counter, Placement, large};
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTimeoutError};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
@@ -110,7 +110,7 @@ impl CountOptions {
             (Some(_), Some(_)) => {
                 return Err(PyValueError::new_err(
                     "strategy and algo exclude each other: a strategy is one of the engine's, an algo one of the ladder's",
-                ))
+                ));
             }
             (Some(s), None) => Some(Method::Strategy(s.parse().map_err(value_error)?)),
             (None, Some(a)) => Some(Method::Algo(a.parse().map_err(value_error)?)),
@@ -283,10 +283,11 @@ fn count(
     }
     let result = result.map_err(count_error)?;
     let now = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
-    if let Some(f) = progress {
-        if now.1 > 0 && shown != Some(now) {
-            f.call1(now)?;
-        }
+    if let Some(f) = progress
+        && now.1 > 0
+        && shown != Some(now)
+    {
+        f.call1(now)?;
     }
     Ok(count_tuple(result))
 }

@@ -7,8 +7,8 @@ use std::ops::ControlFlow;
 
 use super::observe::Observer;
 use super::{AlgoError, Counts};
-use crate::cp::{Instance, Options, Solver, Status, MAX_N};
 use crate::Placement;
+use crate::cp::{Instance, MAX_N, Options, Solver, Status};
 
 fn solver(n: usize) -> Result<Solver, AlgoError> {
     let instance = Instance::with_size(n).map_err(|_| AlgoError::OutOfRange {

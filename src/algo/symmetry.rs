@@ -18,9 +18,9 @@
 use std::cmp::Ordering;
 use std::ops::ControlFlow;
 
+use super::Counts;
 use super::bitboard::{self, Masks};
 use super::observe::{Observer, Reason, Step};
-use super::Counts;
 use crate::Placement;
 
 /// Counts all and unique solutions for `n`.

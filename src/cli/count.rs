@@ -7,11 +7,11 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use nqueens::Counter;
 use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::engine::shard::{ShardResult, Slice};
 use nqueens::engine::{self, Strategy};
-use nqueens::Counter;
 
 use super::export::{CountRow, Exporter, Output};
 use super::outfile::{self, OutFile};
@@ -89,13 +89,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "--checkpoint, --shard and --out take a single N, not a range",
         ));
     }
-    if let (Some(c), Some(o)) = (&args.checkpoint, &args.out) {
-        if outfile::same_file(c, o) {
-            return Err(bad_input(format!(
-                "--checkpoint and --out name the same file ({}); the journal and the result need a file each",
-                o.display()
-            )));
-        }
+    if let (Some(c), Some(o)) = (&args.checkpoint, &args.out)
+        && outfile::same_file(c, o)
+    {
+        return Err(bad_input(format!(
+            "--checkpoint and --out name the same file ({}); the journal and the result need a file each",
+            o.display()
+        )));
     }
     let memory = args.max_memory.unwrap_or_else(super::available_memory);
     let counter = |n: usize| {

@@ -4,7 +4,7 @@
 use std::io::{self, BufWriter, Write};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 use rand::RngCore;
 
 use nqueens::format::{self, Format};
@@ -65,7 +65,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let n = check_n(&args)?;
     if matches!(n, 2 | 3) {
-        bail!("no solution exists for N={n}: N queens fit on an N x N board only for N = 1 and N >= 4");
+        bail!(
+            "no solution exists for N={n}: N queens fit on an N x N board only for N = 1 and N >= 4"
+        );
     }
     check_format(n, args.format)?;
     let mut out = BufWriter::new(io::stdout().lock());

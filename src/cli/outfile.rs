@@ -30,13 +30,13 @@ impl OutFile {
     /// directory is writable, by creating the temporary file there.
     pub fn prepare(path: &Path) -> anyhow::Result<OutFile> {
         let target = resolve(path)?;
-        if let Ok(meta) = std::fs::metadata(&target) {
-            if !meta.is_file() {
-                return Err(bad_input(format!(
-                    "{} is not a regular file; results are written to a file (leave the option out to print them)",
-                    path.display()
-                )));
-            }
+        if let Ok(meta) = std::fs::metadata(&target)
+            && !meta.is_file()
+        {
+            return Err(bad_input(format!(
+                "{} is not a regular file; results are written to a file (leave the option out to print them)",
+                path.display()
+            )));
         }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

@@ -1,8 +1,8 @@
 //! Ctrl-C and SIGTERM: the first asks the count to stop (it ends within a second or two, every
 //! finished task kept in the checkpoint); a second one ends the process at once.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Exit status of a process ended by a second signal: 128 + SIGINT, as shells report it.
 const EXIT_AT_ONCE: i32 = 130;

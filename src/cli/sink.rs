@@ -7,8 +7,8 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use anyhow::Context;
-use nqueens::format::{self, Format};
 use nqueens::Placement;
+use nqueens::format::{self, Format};
 
 /// Writes placements in one format and remembers how many went out.
 pub struct Sink<W: Write> {

@@ -6,9 +6,9 @@
 use std::io::{self, BufWriter};
 use std::ops::ControlFlow;
 
+use nqueens::Placement;
 use nqueens::algo::Algo;
 use nqueens::format::Format;
-use nqueens::Placement;
 
 use super::bad_input;
 use super::sink::Sink;

@@ -71,7 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(k) if k > max => {
             return Err(bad_input(format!(
                 "--limit {k} is more than a {name} trace holds (at most {max} steps)"
-            )))
+            )));
         }
         Some(k) => k,
         None => max,

@@ -8,8 +8,8 @@
 use std::io::{self, BufWriter, Write};
 
 use anyhow::Context;
-use nqueens::format::Reader;
 use nqueens::Placement;
+use nqueens::format::Reader;
 
 use super::bad_input;
 use super::input::Input;

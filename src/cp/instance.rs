@@ -9,8 +9,8 @@ use std::fmt;
 use std::io::{BufRead, Read};
 
 use super::domain::NONE;
-use crate::format::{excerpt, ReadError, Reader};
 use crate::Placement;
+use crate::format::{ReadError, Reader, excerpt};
 
 /// The largest board an instance may have. Each queen costs `O(n)` work and blocked squares
 /// take `n * n` bits; one solution for larger boards is the job of `nqueens find`.
@@ -541,7 +541,7 @@ fn parse_placement(
                 message: format!(
                     "not an instance (expected N, a board drawing or a placement): {message}"
                 ),
-            })
+            });
         }
         Some(Err(ReadError::Io(e))) => return Err(err(format!("cannot read the input: {e}"))),
         None => return Err(err("no placement found".into())),

@@ -29,7 +29,7 @@ mod propagate;
 mod search;
 mod stats;
 
-pub use instance::{Instance, InstanceError, ParseError, MAX_N};
+pub use instance::{Instance, InstanceError, MAX_N, ParseError};
 pub use search::{Options, Solver, Status};
 pub use stats::Stats;
 

@@ -28,8 +28,8 @@ use rand_chacha::ChaCha8Rng;
 use super::domain::{Bits64, Board, General, NONE};
 use super::instance::Instance;
 use super::stats::Stats;
-use crate::algo::observe::{attack, Observer, Reason, Step};
 use crate::Placement;
+use crate::algo::observe::{Observer, Reason, Step, attack};
 
 /// Limits and choices of a search.
 ///
@@ -391,7 +391,7 @@ impl<B: Board> Search<B> {
         let n = self.dom.n() as u64;
         let rng = &mut self.rng;
         self.key = (0..n)
-            .map(|r| (2 * r).abs_diff(n - 1) << 32 | rng.gen::<u32>() as u64)
+            .map(|r| (2 * r).abs_diff(n - 1) << 32 | rng.r#gen::<u32>() as u64)
             .collect();
     }
 
@@ -406,12 +406,12 @@ impl<B: Board> Search<B> {
             .map(|&r| r as usize)
             .min_by_key(|&r| (self.dom.size(r), self.key[r]))?;
         // Propagation leaves every free column two rows or more, so a row of two is never beaten.
-        if self.dual && self.dom.size(row) > 2 {
-            if let Some((c, support)) = self.dom.weakest_column() {
-                if support < self.dom.size(row) {
-                    return Some((c, true));
-                }
-            }
+        if self.dual
+            && self.dom.size(row) > 2
+            && let Some((c, support)) = self.dom.weakest_column()
+            && support < self.dom.size(row)
+        {
+            return Some((c, true));
         }
         Some((row, false))
     }

@@ -115,7 +115,7 @@ fn random_completions_of_solutions_are_found() {
         let Some(solution) = Solver::new(
             &Instance::new(n),
             Options {
-                seed: rng.gen(),
+                seed: rng.r#gen(),
                 ..Default::default()
             },
         )

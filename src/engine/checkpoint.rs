@@ -33,8 +33,8 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Mutex;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -107,7 +107,9 @@ pub enum CheckpointError {
         source: std::io::Error,
     },
     /// The file is not a checkpoint, or has been damaged.
-    #[error("checkpoint {path} is corrupted at line {line}: {why}; it cannot be trusted (delete it to start over)")]
+    #[error(
+        "checkpoint {path} is corrupted at line {line}: {why}; it cannot be trusted (delete it to start over)"
+    )]
     Corrupt {
         /// The file.
         path: PathBuf,
@@ -117,13 +119,17 @@ pub enum CheckpointError {
         why: String,
     },
     /// The path is not a regular file (a device, a pipe, a directory).
-    #[error("checkpoint {path} is not a regular file: a checkpoint must be a file that can be read back and appended to")]
+    #[error(
+        "checkpoint {path} is not a regular file: a checkpoint must be a file that can be read back and appended to"
+    )]
     NotAFile {
         /// The path.
         path: PathBuf,
     },
     /// Another run holds the checkpoint.
-    #[error("checkpoint {path} is in use by another run; two runs of one count would count the same tasks twice")]
+    #[error(
+        "checkpoint {path} is in use by another run; two runs of one count would count the same tasks twice"
+    )]
     Busy {
         /// The file.
         path: PathBuf,
@@ -206,7 +212,7 @@ impl Journal {
             Err(TryLockError::WouldBlock) => {
                 return Err(CheckpointError::Busy {
                     path: path.to_path_buf(),
-                })
+                });
             }
             // Some cluster file systems are mounted without locks (Lustre's default): the
             // journal still works, only the guard against a second writer is gone.
@@ -236,16 +242,18 @@ impl Journal {
         }
         let disk = file.try_clone().map_err(io)?;
         let (stop, stopped) = mpsc::channel::<()>();
-        let flusher = std::thread::spawn(move || loop {
-            let last = !matches!(
-                stopped.recv_timeout(SYNC_EVERY),
-                Err(RecvTimeoutError::Timeout)
-            );
-            // A failed flush is retried a second later; records already written stay safe
-            // from a crash of this process either way.
-            let _ = disk.sync_data();
-            if last {
-                break;
+        let flusher = std::thread::spawn(move || {
+            loop {
+                let last = !matches!(
+                    stopped.recv_timeout(SYNC_EVERY),
+                    Err(RecvTimeoutError::Timeout)
+                );
+                // A failed flush is retried a second later; records already written stay safe
+                // from a crash of this process either way.
+                let _ = disk.sync_data();
+                if last {
+                    break;
+                }
             }
         });
         let journal = Journal {

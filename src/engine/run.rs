@@ -7,8 +7,8 @@
 //! about either. A stop flag ends the run promptly: no new task starts, and the tasks under way
 //! return within milliseconds, uncounted.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 

@@ -55,7 +55,7 @@ impl Slice {
     /// use nqueens::engine::shard::Slice;
     /// assert_eq!(Slice { index: 1, count: 2 }.indices(5).collect::<Vec<_>>(), [0, 2, 4]);
     /// ```
-    pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> {
+    pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> + use<> {
         (self.index - 1..len).step_by(self.count)
     }
 }
@@ -274,8 +274,12 @@ pub enum MergeError {
         second: String,
     },
     /// Some shards are missing.
-    #[error("{} of {shards} shards missing: {} (a Slurm job array reruns them with `sbatch --array={}`)",
-        count(missing), list(missing), list(missing))]
+    #[error(
+        "{} of {shards} shards missing: {} (a Slurm job array reruns them with `sbatch --array={}`)",
+        count(missing),
+        list(missing),
+        list(missing)
+    )]
     Missing {
         /// The missing shard numbers, as runs of consecutive numbers.
         missing: Vec<RangeInclusive<usize>>,

@@ -148,11 +148,15 @@ mod tests {
         assert_eq!(parse(b"QQ\n.Q\n").unwrap_err(), "row 1 has two queens");
         assert!(parse(b"Q..\n.Q.\n").unwrap_err().contains("3 squares"));
         assert!(parse(b"Qx\n.Q\n").unwrap_err().contains("'x'"));
-        assert!(parse(b"Q...\n..Q.\n")
-            .unwrap_err()
-            .contains("ends after 2 rows"));
-        assert!(parse(b".Q\nQ.\n.Q\n")
-            .unwrap_err()
-            .contains("more than 2 rows"));
+        assert!(
+            parse(b"Q...\n..Q.\n")
+                .unwrap_err()
+                .contains("ends after 2 rows")
+        );
+        assert!(
+            parse(b".Q\nQ.\n.Q\n")
+                .unwrap_err()
+                .contains("more than 2 rows")
+        );
     }
 }

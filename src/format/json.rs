@@ -168,7 +168,7 @@ impl<'de> Visitor<'de> for RecordSeed {
                     n = Some(value);
                 }
                 Field::Columns if cols.is_some() => {
-                    return Err(de::Error::duplicate_field("columns"))
+                    return Err(de::Error::duplicate_field("columns"));
                 }
                 Field::Columns => {
                     let limit = n.unwrap_or(self.max_n);
@@ -236,28 +236,42 @@ mod tests {
 
     #[test]
     fn malformed_objects() {
-        assert!(parse(b"{\"n\":2,\"columns\":[1]}")
-            .unwrap_err()
-            .contains("\"n\" is 2"));
-        assert!(parse(b"{\"n\":1,\"columns\":[0]}")
-            .unwrap_err()
-            .contains("column 0"));
+        assert!(
+            parse(b"{\"n\":2,\"columns\":[1]}")
+                .unwrap_err()
+                .contains("\"n\" is 2")
+        );
+        assert!(
+            parse(b"{\"n\":1,\"columns\":[0]}")
+                .unwrap_err()
+                .contains("column 0")
+        );
         assert!(parse(b"{\"n\":1}").unwrap_err().contains("JSON"));
-        assert!(parse(b"{\"n\":1,\"columns\":[1]")
-            .unwrap_err()
-            .contains("JSON"));
-        assert!(parse(b"{\"n\":0,\"columns\":[]}")
-            .unwrap_err()
-            .contains("at least one queen"));
-        assert!(parse(b"{\"n\":2,\"columns\":[1,2,3,4]}")
-            .unwrap_err()
-            .contains("more than 2 columns"));
-        assert!(parse(b"{\"columns\":[1],\"n\":1001}")
-            .unwrap_err()
-            .contains("more than 1000 queens"));
+        assert!(
+            parse(b"{\"n\":1,\"columns\":[1]")
+                .unwrap_err()
+                .contains("JSON")
+        );
+        assert!(
+            parse(b"{\"n\":0,\"columns\":[]}")
+                .unwrap_err()
+                .contains("at least one queen")
+        );
+        assert!(
+            parse(b"{\"n\":2,\"columns\":[1,2,3,4]}")
+                .unwrap_err()
+                .contains("more than 2 columns")
+        );
+        assert!(
+            parse(b"{\"columns\":[1],\"n\":1001}")
+                .unwrap_err()
+                .contains("more than 1000 queens")
+        );
         let long_key = format!("{{\"{}\":1}}", "k".repeat(100));
-        assert!(parse(long_key.as_bytes())
-            .unwrap_err()
-            .contains("longer than"));
+        assert!(
+            parse(long_key.as_bytes())
+                .unwrap_err()
+                .contains("longer than")
+        );
     }
 }

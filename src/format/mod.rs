@@ -454,11 +454,13 @@ mod tests {
     fn a_broken_json_object_is_skipped_to_the_next_line() {
         let back: Vec<_> = Reader::new(&b"{\"n\":2,\"columns\":[1,x]} 1\n2 4 1 3\n"[..]).collect();
         assert_eq!(back.len(), 2);
-        assert!(back[0]
-            .as_ref()
-            .unwrap_err()
-            .to_string()
-            .starts_with("line 1: not a placement in JSON"));
+        assert!(
+            back[0]
+                .as_ref()
+                .unwrap_err()
+                .to_string()
+                .starts_with("line 1: not a placement in JSON")
+        );
         assert_eq!(back[1].as_ref().unwrap(), &Placement::new(vec![1, 3, 0, 2]));
     }
 

@@ -56,11 +56,9 @@ pub(super) fn parse<R: BufRead>(
             }
             match b {
                 b' ' | b'\t' | b',' | b'\r' | b'\n' => {
-                    if in_number {
-                        if let Err(e) = finish(&mut cols, value, in_number, max_n) {
-                            step = Some((i, Err(e)));
-                            break;
-                        }
+                    if in_number && let Err(e) = finish(&mut cols, value, in_number, max_n) {
+                        step = Some((i, Err(e)));
+                        break;
                     }
                     value = 0;
                     in_number = false;
@@ -137,9 +135,11 @@ mod tests {
     #[test]
     fn bad_lines() {
         assert!(parse_text("1 0 2").unwrap_err().contains("column 0"));
-        assert!(parse_text("1 99999999999 2")
-            .unwrap_err()
-            .contains("too large"));
+        assert!(
+            parse_text("1 99999999999 2")
+                .unwrap_err()
+                .contains("too large")
+        );
         assert!(parse_text("1 -2").unwrap_err().contains("'-'"));
     }
 
@@ -160,10 +160,12 @@ mod tests {
             line: 1,
         };
         let short = parse(&mut src, cols.len() - 1).unwrap();
-        assert!(short
-            .err()
-            .unwrap()
-            .message
-            .contains("more than 49999 columns"));
+        assert!(
+            short
+                .err()
+                .unwrap()
+                .message
+                .contains("more than 49999 columns")
+        );
     }
 }

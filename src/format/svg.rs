@@ -131,12 +131,12 @@ pub(super) fn parse<R: BufRead>(
         if element.starts_with("/svg") {
             break;
         }
-        if n.is_none() {
-            if let Some(view_box) = attribute(element, "viewBox") {
-                match board_size(view_box, max_n) {
-                    Ok(size) => n = Some(size),
-                    Err(message) => return malformed(line, message),
-                }
+        if n.is_none()
+            && let Some(view_box) = attribute(element, "viewBox")
+        {
+            match board_size(view_box, max_n) {
+                Ok(size) => n = Some(size),
+                Err(message) => return malformed(line, message),
             }
         }
         if !element.starts_with("use") || !element.contains("href=\"#queen\"") {

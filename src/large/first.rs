@@ -73,12 +73,11 @@ impl Clock {
     #[inline]
     fn tick(&mut self) -> Result<(), TimedOut> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY) {
-            if let Some(deadline) = self.deadline {
-                if Instant::now() >= deadline {
-                    return Err(TimedOut { nodes: self.nodes });
-                }
-            }
+        if self.nodes.is_multiple_of(CLOCK_EVERY)
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            return Err(TimedOut { nodes: self.nodes });
         }
         Ok(())
     }

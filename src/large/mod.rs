@@ -28,7 +28,7 @@ pub mod first;
 pub mod min_conflicts;
 pub mod write;
 
-pub use construction::{construct, construct_col, Construction};
-pub use first::{first, TimedOut};
-pub use min_conflicts::{min_conflicts, min_conflicts_stats, Stats};
-pub use write::{write_streamed, ColumnWriter};
+pub use construction::{Construction, construct, construct_col};
+pub use first::{TimedOut, first};
+pub use min_conflicts::{Stats, min_conflicts, min_conflicts_stats};
+pub use write::{ColumnWriter, write_streamed};

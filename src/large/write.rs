@@ -9,8 +9,8 @@
 
 use std::io::{self, Write};
 
-use crate::format::{self, Format};
 use crate::Placement;
+use crate::format::{self, Format};
 
 /// Room for one number: a 1-based `u32` column has at most 10 digits, plus its separator.
 const MAX_ITEM: usize = 11;

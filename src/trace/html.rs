@@ -150,7 +150,12 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
             p.x,
             y(p.depth),
             v.x,
-            y(v.depth) - if v.kind == Kind::Pruned { LEVEL_DY / 2.0 } else { 0.0 },
+            y(v.depth)
+                - if v.kind == Kind::Pruned {
+                    LEVEL_DY / 2.0
+                } else {
+                    0.0
+                },
         );
     }
     for v in &vertices {

@@ -86,7 +86,9 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
             for (is, draw) in [
                 (
                     &shade as &dyn Fn(&Board) -> bool,
-                    format!("<rect x=\"{col}\" y=\"{row}\" width=\"1\" height=\"1\" fill=\"#c0392b\" fill-opacity=\"0\">"),
+                    format!(
+                        "<rect x=\"{col}\" y=\"{row}\" width=\"1\" height=\"1\" fill=\"#c0392b\" fill-opacity=\"0\">"
+                    ),
                 ),
                 (
                     &queen,

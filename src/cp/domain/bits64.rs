@@ -7,7 +7,7 @@
 //! stored domains and nothing to update in other rows when a queen comes or goes. A queen is
 //! three bits; undo clears them (no two queens share a line, so the bits are its own).
 
-use super::{Board, RowSet, NONE};
+use super::{Board, NONE, RowSet};
 use crate::cp::propagate;
 use crate::cp::stats::Stats;
 

@@ -10,7 +10,7 @@
 //! values: the stack of placed queens is the whole trail, and memory stays linear in `n`
 //! (plus one bit per square when squares are blocked).
 
-use super::{Board, RowSet, NONE};
+use super::{Board, NONE, RowSet};
 use crate::cp::propagate;
 use crate::cp::stats::Stats;
 

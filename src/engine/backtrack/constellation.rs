@@ -216,11 +216,7 @@ pub fn constellations(n: usize) -> Vec<Constellation> {
 /// assert_eq!((split_depth(19), split_depth(20)), (0, 1));
 /// ```
 pub fn split_depth(n: usize) -> usize {
-    if n >= 20 {
-        1
-    } else {
-        0
-    }
+    if n >= 20 { 1 } else { 0 }
 }
 
 /// The search below one constellation, laid out for the kernel: the rows still needing a queen

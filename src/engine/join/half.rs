@@ -29,7 +29,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::{append_pairs, append_pairs_many, Kernel};
+use super::kernel::{Kernel, append_pairs, append_pairs_many};
 
 /// The geometry shared by both halves of an `n` board.
 #[derive(Clone, Copy, Debug)]

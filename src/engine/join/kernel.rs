@@ -8,7 +8,7 @@
 //! features (`#[target_feature]`), which is only called with a proof from [`super::isa`] that
 //! the CPU has them; their vector steps are written with intrinsics.
 
-use super::sieve::{Row, NARROW, ROWS, SPAN, WIDE};
+use super::sieve::{NARROW, ROWS, Row, SPAN, WIDE};
 
 /// Spare slots past the end that [`Kernel::pair_up`] may write (and leave unused): a whole
 /// vector of 8 words may be stored from the last kept position.

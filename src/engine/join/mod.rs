@@ -159,15 +159,15 @@ impl Vectors {
     fn loops(self) -> Loops {
         #[cfg(target_arch = "x86_64")]
         {
-            if self == Vectors::Widest {
-                if let Some(cpu) = isa::Avx512::detect() {
-                    return Loops::Avx512(cpu);
-                }
+            if self == Vectors::Widest
+                && let Some(cpu) = isa::Avx512::detect()
+            {
+                return Loops::Avx512(cpu);
             }
-            if self >= Vectors::Avx2 {
-                if let Some(cpu) = isa::Avx2::detect() {
-                    return Loops::Avx2(cpu);
-                }
+            if self >= Vectors::Avx2
+                && let Some(cpu) = isa::Avx2::detect()
+            {
+                return Loops::Avx2(cpu);
             }
         }
         Loops::Portable

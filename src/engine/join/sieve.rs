@@ -32,7 +32,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::{append_pairs, class_of, Kernel};
+use super::kernel::{Kernel, append_pairs, class_of};
 
 /// 64-bit lanes per group where the widest vectors are AVX2's: 4 fill one register.
 pub(super) const NARROW: usize = 4;
