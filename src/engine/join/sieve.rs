@@ -604,8 +604,8 @@ impl<const L: usize> Sieve<L> {
     ) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
-                // (`K::GATHERS` is a constant: a kernel that never gathers has no copies that
-                // do.)
+                // (`K::GATHERS` is a constant: for a kernel that never gathers, the compiler
+                // drops the arms that do.)
                 match (self.chunks, K::GATHERS && self.gathers) {
                     $(
                         ($c, true) => self.run::<K, $c, true>(queries, scales, stop),
