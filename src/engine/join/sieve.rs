@@ -604,12 +604,12 @@ impl<const L: usize> Sieve<L> {
     ) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
-                // (`K::GATHERS` is a constant: for a kernel that never gathers, the compiler
-                // drops the arms that do.)
-                match (self.chunks, K::GATHERS && self.gathers) {
+                // `self.gathers` implies `K::GATHERS`; the guard, a constant, keeps a kernel
+                // that never gathers from having copies of the loops that do.
+                match (self.chunks, self.gathers) {
                     $(
-                        ($c, true) => self.run::<K, $c, true>(queries, scales, stop),
-                        ($c, false) => self.run::<K, $c, false>(queries, scales, stop),
+                        ($c, true) if K::GATHERS => self.run::<K, $c, true>(queries, scales, stop),
+                        ($c, _) => self.run::<K, $c, false>(queries, scales, stop),
                     )*
                     _ => unreachable!("at most {MAX_CHUNKS} chunks"),
                 }
