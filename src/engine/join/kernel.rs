@@ -8,7 +8,9 @@
 //! features (`#[target_feature]`), which is only called with a proof from [`super::isa`] that
 //! the CPU has them; their vector steps are written with intrinsics.
 
-use super::sieve::{NARROW, ROWS, Row, SPAN, WIDE};
+use std::sync::atomic::AtomicBool;
+
+use super::sieve::{Classes, NARROW, ROWS, Row, SPAN, Scales, Sieve, WIDE};
 
 /// Spare slots past the end that [`Kernel::pair_up`] may write (and leave unused): a whole
 /// vector of 8 words may be stored from the last kept position.
@@ -65,13 +67,24 @@ pub(super) trait Kernel {
     /// Packs the bits of `x` at the set positions of `mask` into the low bits (BMI2's `pext`).
     fn gather(x: u64, mask: u64) -> u64;
 
-    /// Whether a sieve's loops must be inlined into their caller: a kernel whose steps need
-    /// CPU features has them only inside the `#[target_feature]` function the loops are
-    /// inlined into. A kernel that needs none has its loops compiled apart, once per width
-    /// and shape instead of into every caller: the same speed, and functions small enough
-    /// for the compiler to optimise quickly (one function holding every shape's loops took
-    /// minutes to build).
-    const INLINE_LOOPS: bool = true;
+    /// A sieve's query loops ([`Sieve::loops`]) with `C` chunks, gathering if `G`: a function
+    /// of its own per kernel, width and shape, compiled with the kernel's CPU features (the
+    /// vector kernels override this to add them). Called once per sieve count, so the call
+    /// costs nothing. Inlined into the join's copies instead, the 22 shapes made each copy one
+    /// function the compiler took half a minute (AVX-512) to minutes (portable) to optimise,
+    /// in every build and in every test that called them.
+    #[inline(never)]
+    fn sieve_loops<const L: usize, const C: usize, const G: bool>(
+        sieve: &mut Sieve<L>,
+        queries: &Classes,
+        scales: Scales,
+        stop: &AtomicBool,
+    ) -> u64
+    where
+        Self: Sized,
+    {
+        sieve.loops::<Self, C, G>(queries, scales, stop)
+    }
 
     /// Whether this kernel's loops on rows of [`NARROW`] lanes cost about half those on
     /// [`WIDE`] lanes: then a join stores a side that fits one narrow group in a narrow sieve.
@@ -250,8 +263,6 @@ impl Kernel for Portable {
     const CLASSIFIES: bool = false;
     // Half the lanes, half the steps.
     const HALVES: bool = true;
-    // No CPU features to inherit from a caller.
-    const INLINE_LOOPS: bool = false;
 
     #[inline(always)]
     fn gather(x: u64, mask: u64) -> u64 {
@@ -289,6 +300,18 @@ impl Kernel for Bmi2 {
         // SAFETY: `Bmi2` is only used by code compiled for BMI2, chosen after the CPU was
         // checked for it.
         unsafe { std::arch::x86_64::_pext_u64(x, mask) }
+    }
+
+    #[inline(always)]
+    fn sieve_loops<const L: usize, const C: usize, const G: bool>(
+        sieve: &mut Sieve<L>,
+        queries: &Classes,
+        scales: Scales,
+        stop: &AtomicBool,
+    ) -> u64 {
+        // SAFETY: `Bmi2` is only used by code compiled for AVX2 and BMI2, chosen after the CPU
+        // was checked for them.
+        unsafe { sieve_loops_avx2::<L, C, G>(sieve, queries, scales, stop) }
     }
 
     #[inline(always)]
@@ -350,6 +373,22 @@ impl Kernel for Bmi2 {
             disjoint_avx2::<1, 2, C, G>(chunks.add(half), avoiding.add(half), queries, sliced)
         }
     }
+}
+
+/// [`Kernel::sieve_loops`] for [`Bmi2`], with the features of the join's AVX2 copy.
+///
+/// # Safety
+/// The CPU must have AVX2, BMI2 and `popcnt`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2,popcnt")]
+#[inline(never)]
+unsafe fn sieve_loops_avx2<const L: usize, const C: usize, const G: bool>(
+    sieve: &mut Sieve<L>,
+    queries: &Classes,
+    scales: Scales,
+    stop: &AtomicBool,
+) -> u64 {
+    sieve.loops::<Bmi2, C, G>(queries, scales, stop)
 }
 
 /// [`Kernel::disjoint`] with AVX2, for the first `R` registers of rows of `S` registers at
@@ -551,6 +590,18 @@ impl Kernel for Avx512 {
     }
 
     #[inline(always)]
+    fn sieve_loops<const L: usize, const C: usize, const G: bool>(
+        sieve: &mut Sieve<L>,
+        queries: &Classes,
+        scales: Scales,
+        stop: &AtomicBool,
+    ) -> u64 {
+        // SAFETY: `Avx512` is only used by code compiled for AVX-512, chosen after the CPU was
+        // checked for it.
+        unsafe { sieve_loops_avx512::<L, C, G>(sieve, queries, scales, stop) }
+    }
+
+    #[inline(always)]
     fn classify(words: &[u64], cut: u64, doubling: u64, classes: &mut [u16]) {
         assert!(cut.count_ones() <= 8 && classes.len() >= words.len());
         // SAFETY: `Avx512` is only used by code compiled for these features, chosen after the
@@ -642,6 +693,22 @@ macro_rules! query_loop {
         }
         found
     }};
+}
+
+/// [`Kernel::sieve_loops`] for [`Avx512`], with the features of the join's AVX-512 copy.
+///
+/// # Safety
+/// The CPU must have AVX-512F, BITALG and VPOPCNTDQ, AVX2, BMI2 and `popcnt`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bitalg,avx512vpopcntdq,avx2,bmi2,popcnt")]
+#[inline(never)]
+unsafe fn sieve_loops_avx512<const L: usize, const C: usize, const G: bool>(
+    sieve: &mut Sieve<L>,
+    queries: &Classes,
+    scales: Scales,
+    stop: &AtomicBool,
+) -> u64 {
+    sieve.loops::<Avx512, C, G>(queries, scales, stop)
 }
 
 /// [`Kernel::disjoint`] for rows of 8 lanes at `chunks` and `avoiding`, aligned to 64 bytes:

@@ -621,8 +621,8 @@ impl<const L: usize> Sieve<L> {
     }
 
     /// The loops of [`Sieve::count`], with the number of chunks, and whether a query's bits
-    /// are gathered, known to the compiler: inlined into the caller or compiled apart, as
-    /// [`Kernel::INLINE_LOOPS`] says.
+    /// are gathered, known to the compiler: a function of its own per kernel, width and shape
+    /// ([`Kernel::sieve_loops`]).
     #[inline(always)]
     fn run<K: Kernel, const C: usize, const G: bool>(
         &mut self,
@@ -630,28 +630,13 @@ impl<const L: usize> Sieve<L> {
         scales: Scales,
         stop: &AtomicBool,
     ) -> u64 {
-        if K::INLINE_LOOPS {
-            self.loops::<K, C, G>(queries, scales, stop)
-        } else {
-            self.loops_apart::<K, C, G>(queries, scales, stop)
-        }
+        K::sieve_loops::<L, C, G>(self, queries, scales, stop)
     }
 
-    /// [`Sieve::loops`] as a function of its own, one per kernel, width and shape: called
-    /// once per sieve count, so the call costs nothing.
-    #[inline(never)]
-    fn loops_apart<K: Kernel, const C: usize, const G: bool>(
-        &mut self,
-        queries: &Classes,
-        scales: Scales,
-        stop: &AtomicBool,
-    ) -> u64 {
-        self.loops::<K, C, G>(queries, scales, stop)
-    }
-
-    /// The body of [`Sieve::run`].
+    /// The body of [`Kernel::sieve_loops`], inlined into the function it compiles for its
+    /// kernel.
     #[inline(always)]
-    fn loops<K: Kernel, const C: usize, const G: bool>(
+    pub(super) fn loops<K: Kernel, const C: usize, const G: bool>(
         &mut self,
         queries: &Classes,
         scales: Scales,
