@@ -319,7 +319,7 @@ fn count_main_plain(
     scratch: &mut Scratch<{ sieve::NARROW }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<kernel::Portable, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
+    count_main_with::<kernel::Portable, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count compiled for AVX2 and BMI2, so that a sieve row of 8 lanes is two
@@ -335,7 +335,7 @@ fn count_main_avx2(
     scratch: &mut Scratch<{ sieve::WIDE }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<kernel::Bmi2, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
+    count_main_with::<kernel::Bmi2, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
 }
 
 /// The main-task count compiled for AVX-512: a sieve row of 8 lanes is one register, three
@@ -350,14 +350,14 @@ fn count_main_avx512(
     scratch: &mut Scratch<{ sieve::WIDE }>,
     stop: &AtomicBool,
 ) -> u64 {
-    count_main_portable::<kernel::Avx512, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
+    count_main_with::<kernel::Avx512, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
 }
 
-/// The main-task count: the top half is listed once (with the middle columns each placement
-/// attacks); for each middle column the task counts, the top words that leave it free are
+/// The main-task count with kernel `K` in groups of `L` lanes, the body of the three copies
+/// above: the top half is listed once (with the middle columns each placement attacks); for each middle column the task counts, the top words that leave it free are
 /// joined with the bottom half that avoids it.
 #[inline(always)]
-fn count_main_portable<K: Kernel, const L: usize>(
+fn count_main_with<K: Kernel, const L: usize>(
     tasks: &JoinTasks,
     quarters: &Quarters,
     cols: u32,
