@@ -275,9 +275,14 @@ impl QuarterList {
     }
 
     /// The placements using exactly `rows` and the quarter's columns `cols` (relative).
-    #[inline(always)]
+    #[cfg(test)]
     fn get(&self, rows: u32, cols: u32) -> &[u64] {
-        let key = self.keys.key(rows, cols);
+        self.at(self.keys.key(rows, cols))
+    }
+
+    /// The placements of key `key` ([`Keys::key`]).
+    #[inline(always)]
+    fn at(&self, key: usize) -> &[u64] {
         &self.entries[self.start[key]..self.start[key + 1]]
     }
 }
@@ -532,12 +537,22 @@ impl Quarters {
         let blocked = self.shape.blocked(middle);
         // The outer entries of a row set that leave the middle queen free.
         let mut kept = Vec::new();
-        for rows in Combinations::new(h, k) {
-            let lefts = self.left.get(rows, left_cols);
+        // The row sets of the left queens, `k` of the `h` rows, in increasing order: their
+        // keys with the left columns are consecutive, and the keys of the rows left over (in
+        // decreasing order, as `all_rows ^ rows` reverses the order) with the right columns
+        // too. So each row set's lists are found by counting, without working out the row
+        // sets themselves.
+        let first = (1u32 << k) - 1;
+        let (left_first, right_last) = (
+            self.left.keys.key(first, left_cols),
+            self.right.keys.key(all_rows ^ first, right_cols),
+        );
+        for i in 0..self.left.keys.binom[k] as usize {
+            let lefts = self.left.at(left_first + i);
             if lefts.is_empty() {
                 continue;
             }
-            let rights = self.right.get(all_rows ^ rows, right_cols);
+            let rights = self.right.at(right_last - i);
             // The pair test and the OR are symmetric, so the shorter list goes outside: a call
             // of the vector step costs about as much as a few pairs, and the lists of a row set
             // are short (at n = 18 about 17 left and 9 right entries: 2.4 times fewer calls,
