@@ -354,8 +354,9 @@ fn count_main_avx512(
 }
 
 /// The main-task count with kernel `K` in groups of `L` lanes, the body of the three copies
-/// above: the top half is listed once (with the middle columns each placement attacks); for each middle column the task counts, the top words that leave it free are
-/// joined with the bottom half that avoids it.
+/// above: the top half is listed once (with the middle columns each placement attacks); for
+/// each middle column the task counts, the top words that leave it free are joined with the
+/// bottom half that avoids it.
 #[inline(always)]
 fn count_main_with<K: Kernel, const L: usize>(
     tasks: &JoinTasks,
