@@ -608,8 +608,10 @@ impl<const L: usize> Sieve<L> {
                 // that never gathers from having copies of the loops that do.
                 match (self.chunks, self.gathers) {
                     $(
-                        ($c, true) if K::GATHERS => self.run::<K, $c, true>(queries, scales, stop),
-                        ($c, _) => self.run::<K, $c, false>(queries, scales, stop),
+                        ($c, true) if K::GATHERS => {
+                            K::sieve_loops::<L, $c, true>(self, queries, scales, stop)
+                        }
+                        ($c, _) => K::sieve_loops::<L, $c, false>(self, queries, scales, stop),
                     )*
                     _ => unreachable!("at most {MAX_CHUNKS} chunks"),
                 }
@@ -620,21 +622,9 @@ impl<const L: usize> Sieve<L> {
         run!(1 2 3 4 5 6 7 8 9 10 11)
     }
 
-    /// The loops of [`Sieve::count`], with the number of chunks, and whether a query's bits
-    /// are gathered, known to the compiler: a function of its own per kernel, width and shape
-    /// ([`Kernel::sieve_loops`]).
-    #[inline(always)]
-    fn run<K: Kernel, const C: usize, const G: bool>(
-        &mut self,
-        queries: &Classes,
-        scales: Scales,
-        stop: &AtomicBool,
-    ) -> u64 {
-        K::sieve_loops::<L, C, G>(self, queries, scales, stop)
-    }
-
-    /// The body of [`Kernel::sieve_loops`], inlined into the function it compiles for its
-    /// kernel.
+    /// The loops of [`Sieve::count`], with the number of chunks `C`, and whether a query's
+    /// bits are gathered `G`, known to the compiler: the body of [`Kernel::sieve_loops`],
+    /// inlined into the function of its own it compiles for each kernel, width and shape.
     #[inline(always)]
     pub(super) fn loops<K: Kernel, const C: usize, const G: bool>(
         &mut self,
