@@ -14,7 +14,7 @@ use crate::algo::{Algo, AlgoError};
 use crate::engine::checkpoint::{CheckpointError, Header, Journal};
 use crate::engine::run::{self, RunError};
 use crate::engine::shard::Slice;
-use crate::engine::{self, EngineError, Strategy, Tally};
+use crate::engine::{self, Device, EngineError, GpuError, GpuReport, Strategy, Tally, TaskSet};
 
 /// The largest board [`Counter::run_here`] counts with the ladder's symmetry rung when neither a
 /// strategy nor an algorithm is asked for. Measured on a loaded 2-core machine, microseconds
@@ -59,6 +59,8 @@ pub enum Method {
     Engine(Strategy),
     /// One algorithm of the ladder (no checkpoint, no shard, no stopping mid-way).
     Ladder(Algo),
+    /// The production engine's tasks of this strategy, counted on a GPU ([`Device::Gpu`]).
+    Gpu(Strategy),
 }
 
 impl Method {
@@ -73,6 +75,7 @@ impl Method {
         match self {
             Method::Engine(s) => format!("engine/{}", s.name()),
             Method::Ladder(a) => format!("algo/{}", a.name()),
+            Method::Gpu(s) => format!("gpu/{}", s.name()),
         }
     }
 }
@@ -129,6 +132,8 @@ pub struct CountResult {
     pub list: Option<Header>,
     /// Tasks a checkpoint already held.
     pub resumed: usize,
+    /// What the GPU did, for a count on the GPU.
+    pub gpu: Option<GpuReport>,
 }
 
 /// Why a count could not be made or finished.
@@ -168,6 +173,22 @@ pub enum CountError {
     /// Checkpoints and shards need the engine's task list.
     #[error("a checkpoint or a shard needs the engine, not the {0} algorithm")]
     NeedsEngine(&'static str),
+    /// The GPU counts the Backtrack strategy's tasks only.
+    #[error("the GPU counts with the engine's backtrack strategy, not {0}")]
+    GpuMethod(String),
+    /// The GPU does not count boards this large.
+    #[error(
+        "the GPU counts N from 1 to {max}, not {n}: a larger board's tasks split into too many work items (count it on the CPU)"
+    )]
+    GpuSize {
+        /// Requested size.
+        n: usize,
+        /// Largest size the GPU counts.
+        max: usize,
+    },
+    /// The GPU cannot count here, or failed.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
     /// The checkpoint could not be used.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),
@@ -214,7 +235,10 @@ impl CountError {
             CountError::Engine(_)
             | CountError::Algo(_)
             | CountError::Memory { .. }
-            | CountError::NeedsEngine(_) => true,
+            | CountError::NeedsEngine(_)
+            | CountError::GpuMethod(_)
+            | CountError::GpuSize { .. } => true,
+            CountError::Gpu(e) => e.is_unavailable(),
             CountError::Checkpoint(e) => !matches!(e, CheckpointError::Io { .. }),
             CountError::Threads { .. } | CountError::Interrupted { .. } => false,
         }
@@ -241,6 +265,7 @@ pub struct Counter<'a> {
     max_memory: Option<u64>,
     checkpoint: Option<&'a Path>,
     shard: Slice,
+    device: Device,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
     stop: Option<&'a AtomicBool>,
 }
@@ -262,6 +287,7 @@ impl<'a> Counter<'a> {
             max_memory: None,
             checkpoint: None,
             shard: Slice::ALL,
+            device: Device::Cpu,
             progress: None,
             stop: None,
         }
@@ -352,6 +378,22 @@ impl<'a> Counter<'a> {
         self
     }
 
+    /// Counts on this device. The GPU (the `cuda` feature) counts the Backtrack strategy's
+    /// tasks, so checkpoints and shards are interchangeable with CPU counts; the CPU's threads
+    /// count the few tasks that need each solution inspected, and prepare the GPU's batches.
+    ///
+    /// ```
+    /// use nqueens::{counter::CountError, engine::Device, Counter};
+    /// // Without the `cuda` feature, a driver or a GPU, the count is refused before it starts.
+    /// if let Err(e) = Counter::new(12).device(Device::Gpu).check() {
+    ///     assert!(matches!(e, CountError::Gpu(_)) && e.is_bad_input());
+    /// }
+    /// ```
+    pub fn device(mut self, device: Device) -> Self {
+        self.device = device;
+        self
+    }
+
     /// Calls `f` once before the first task (with what a checkpoint already held) and after
     /// every finished task, from the thread that finished it.
     ///
@@ -393,6 +435,9 @@ impl<'a> Counter<'a> {
     pub fn method(&self) -> Method {
         match self.algo {
             Some(algo) => Method::Ladder(algo),
+            None if self.device == Device::Gpu => {
+                Method::Gpu(self.strategy.unwrap_or(Strategy::Backtrack))
+            }
             None => Method::Engine(
                 self.strategy
                     .unwrap_or_else(|| engine::fastest_strategy(self.n)),
@@ -426,10 +471,29 @@ impl<'a> Counter<'a> {
     pub fn check(&self) -> Result<(), CountError> {
         match self.method() {
             Method::Ladder(algo) => {
+                if self.device == Device::Gpu {
+                    return Err(CountError::GpuMethod(format!(
+                        "the {} algorithm",
+                        algo.name()
+                    )));
+                }
                 algo.check(self.n)?;
                 if self.checkpoint.is_some() || self.shard != Slice::ALL {
                     return Err(CountError::NeedsEngine(algo.name()));
                 }
+            }
+            Method::Gpu(strategy) => {
+                if strategy != Strategy::Backtrack {
+                    return Err(CountError::GpuMethod(format!("the {strategy} strategy")));
+                }
+                engine::check(self.n, strategy)?;
+                if self.n > engine::GPU_MAX_N {
+                    return Err(CountError::GpuSize {
+                        n: self.n,
+                        max: engine::GPU_MAX_N,
+                    });
+                }
+                engine::device_available(Device::Gpu)?;
             }
             Method::Engine(strategy) => {
                 engine::check(self.n, strategy)?;
@@ -478,9 +542,12 @@ impl<'a> Counter<'a> {
                     tally: Tally::default(),
                     list: None,
                     resumed: 0,
+                    gpu: None,
                 })
             }
-            Method::Engine(strategy) => self.run_engine(strategy, threads, started),
+            Method::Engine(strategy) | Method::Gpu(strategy) => {
+                self.run_engine(strategy, threads, started)
+            }
         }
     }
 
@@ -500,7 +567,7 @@ impl<'a> Counter<'a> {
     /// assert_eq!((r.total, r.method.label().as_str()), (92, "engine/backtrack"));
     /// ```
     pub fn run_here(&self) -> Result<CountResult, CountError> {
-        if self.checkpoint.is_some() || self.shard != Slice::ALL {
+        if self.checkpoint.is_some() || self.shard != Slice::ALL || self.device == Device::Gpu {
             return self.run();
         }
         let started = Instant::now();
@@ -539,6 +606,7 @@ impl<'a> Counter<'a> {
             tally,
             list: Some(Header::new(tasks.as_ref(), Slice::ALL)),
             resumed: 0,
+            gpu: None,
         })
     }
 
@@ -548,8 +616,19 @@ impl<'a> Counter<'a> {
         threads: usize,
         started: Instant,
     ) -> Result<CountResult, CountError> {
-        let tasks = engine::task_list(self.n, strategy)?;
-        let header = Header::new(tasks.as_ref(), self.shard);
+        // The GPU needs the Backtrack list itself, not just its `TaskSet` face.
+        let backtrack = (self.device == Device::Gpu)
+            .then(|| engine::backtrack::BacktrackTasks::new(self.n))
+            .transpose()?;
+        let boxed;
+        let tasks: &dyn TaskSet = match &backtrack {
+            Some(list) => list,
+            None => {
+                boxed = engine::task_list(self.n, strategy)?;
+                boxed.as_ref()
+            }
+        };
+        let header = Header::new(tasks, self.shard);
         let mut todo: Vec<usize> = self.shard.indices(tasks.len()).collect();
         let total = todo.len();
         let (journal, done) = match self.checkpoint {
@@ -575,19 +654,36 @@ impl<'a> Counter<'a> {
         report(resumed);
         let never = AtomicBool::new(false);
         let stop = self.stop.unwrap_or(&never);
-        let outcome = run::count_tasks(tasks.as_ref(), &todo, threads, stop, &|index, tally| {
+        let on_done = |index, tally| {
             if let Some(j) = &journal {
                 j.record(index, tally)?;
             }
             report(finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
             Ok(())
-        });
+        };
+        let (outcome, gpu) = match self.device {
+            Device::Cpu => (
+                run::count_tasks(tasks, &todo, threads, stop, &on_done),
+                None,
+            ),
+            #[cfg(feature = "cuda")]
+            Device::Gpu => {
+                let list = backtrack.as_ref().expect("made above for the GPU");
+                match engine::gpu::count_on_gpu(list, &todo, threads, stop, &on_done) {
+                    Ok((outcome, report)) => (Ok(outcome), Some(report)),
+                    Err(e) => (Err(e), None),
+                }
+            }
+            #[cfg(not(feature = "cuda"))]
+            Device::Gpu => (Err(RunError::Gpu(GpuError::NotBuilt)), None),
+        };
         if let Some(j) = &journal {
             j.sync()?;
         }
         let outcome = outcome.map_err(|e| match e {
             RunError::Threads { threads, source } => CountError::Threads { threads, source },
             RunError::Callback(e) => CountError::Checkpoint(e),
+            RunError::Gpu(e) => CountError::Gpu(e),
         })?;
         if outcome.stopped {
             return Err(CountError::Interrupted {
@@ -603,10 +699,11 @@ impl<'a> Counter<'a> {
             total: tally.total,
             unique: (self.shard == Slice::ALL).then(|| tally.unique()),
             seconds: started.elapsed().as_secs_f64(),
-            method: Method::Engine(strategy),
+            method: self.method(),
             tally,
             list: Some(header),
             resumed,
+            gpu,
         })
     }
 }

@@ -11,7 +11,7 @@ use nqueens::Counter;
 use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::engine::shard::{ShardResult, Slice};
-use nqueens::engine::{self, Strategy};
+use nqueens::engine::{self, Device, Strategy};
 
 use super::export::{CountRow, Exporter, Output};
 use super::outfile::{self, OutFile};
@@ -29,6 +29,11 @@ pub struct Args {
     /// How the engine splits the search [default: the fastest for N].
     #[arg(long, value_enum)]
     strategy: Option<Strategy>,
+    /// Count on this device: `gpu` is the first NVIDIA GPU (a build with `--features cuda`, the
+    /// NVIDIA driver and NVRTC), with the backtrack strategy's tasks, so its checkpoints and
+    /// shards mix with CPU ones.
+    #[arg(long, value_enum, default_value = "cpu", conflicts_with = "algo")]
+    device: Device,
     /// Threads to count on, at most one per core [default: all cores].
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
@@ -99,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let memory = args.max_memory.unwrap_or_else(super::available_memory);
     let counter = |n: usize| {
-        let mut c = Counter::new(n).max_memory(memory);
+        let mut c = Counter::new(n).max_memory(memory).device(args.device);
         if let Some(a) = args.algo {
             c = c.algo(a);
         }
@@ -155,6 +160,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let result = c.run();
         bar.finish_and_clear();
         let result = result.map_err(count_error)?;
+        if let Some(gpu) = &result.gpu {
+            eprintln!(
+                "N={n} on {}: {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} tasks on the CPU",
+                gpu.device,
+                gpu.batches,
+                gpu.items,
+                gpu.kernel_seconds,
+                result.seconds,
+                gpu.cpu_tasks
+            );
+        }
         if let Some(out) = out.take() {
             return write_shard(out, &result, &args);
         }

@@ -11,6 +11,8 @@
 //! - [`join`]: the Join strategy: half-boards joined on their diagonals, with the counts of
 //!   rotation-symmetric solutions for the unique count ([`join::symmetric`]).
 //! - [`run`]: counts task indices on a pool of threads, reporting each finished task.
+//! - `gpu` (the `cuda` feature): counts the Backtrack strategy's tasks on an NVIDIA GPU, in
+//!   batches, reporting each finished task the same way; [`Device`] chooses it.
 //!
 //! Most users want [`crate::count`] or [`crate::Counter`], which put these together.
 //! - [`checkpoint`]: an append-only journal of finished tasks, to resume a stopped count.
@@ -21,6 +23,8 @@ use std::sync::atomic::AtomicBool;
 
 pub mod backtrack;
 pub mod checkpoint;
+#[cfg(feature = "cuda")]
+pub mod gpu;
 pub mod join;
 pub mod run;
 pub mod shard;
@@ -325,4 +329,126 @@ pub fn fastest_strategy(n: usize) -> Strategy {
     } else {
         Strategy::Backtrack
     }
+}
+
+/// Where the engine counts.
+///
+/// ```
+/// use nqueens::engine::Device;
+/// assert_eq!("gpu".parse::<Device>(), Ok(Device::Gpu));
+/// assert_eq!(Device::default(), Device::Cpu);
+/// assert_eq!(Device::Gpu.name(), "gpu");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Device {
+    /// The CPU's cores, with either strategy.
+    #[default]
+    Cpu,
+    /// The first NVIDIA GPU (the `cuda` feature), with the Backtrack strategy's tasks; the
+    /// CPU's cores count the few tasks whose solutions must be inspected one by one.
+    Gpu,
+}
+
+impl Device {
+    /// The name used on the command line and in Python.
+    pub fn name(self) -> &'static str {
+        match self {
+            Device::Cpu => "cpu",
+            Device::Gpu => "gpu",
+        }
+    }
+}
+
+impl std::str::FromStr for Device {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Device, String> {
+        match s {
+            "cpu" => Ok(Device::Cpu),
+            "gpu" => Ok(Device::Gpu),
+            _ => Err(format!("unknown device {s:?}; there are: cpu, gpu")),
+        }
+    }
+}
+
+/// Why the GPU cannot count (here, or this time).
+///
+/// ```
+/// use nqueens::engine::GpuError;
+/// assert!(GpuError::NoDriver.is_unavailable());
+/// assert!(!GpuError::Driver("out of memory".into()).is_unavailable());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GpuError {
+    /// This build has no GPU support.
+    #[error(
+        "this nqueens was built without GPU support: build it with `cargo build --release --features cuda`"
+    )]
+    NotBuilt,
+    /// The NVIDIA driver's library could not be loaded.
+    #[error("no NVIDIA driver found: the library libcuda.so could not be loaded")]
+    NoDriver,
+    /// NVRTC, which compiles the kernel, could not be loaded.
+    #[error(
+        "NVRTC, the CUDA run-time compiler, was not found (libnvrtc.so.13 or .so.12): install the CUDA toolkit or `pip install nvidia-cuda-nvrtc-cu12` and put its lib folder on LD_LIBRARY_PATH"
+    )]
+    NoNvrtc,
+    /// The driver loaded but sees no GPU.
+    #[error("the NVIDIA driver sees no GPU: {0}")]
+    NoDevice(String),
+    /// The kernel did not compile.
+    #[error("the GPU kernel did not compile: {0}")]
+    Compile(String),
+    /// The device failed while counting (out of memory, a kernel error, a lost device): the
+    /// batches under way are not counted.
+    #[error("the GPU failed: {0}")]
+    Driver(String),
+}
+
+impl GpuError {
+    /// `true` if no GPU can count here at all (no support, driver, compiler or device), as
+    /// opposed to a failure while counting.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            GpuError::NotBuilt | GpuError::NoDriver | GpuError::NoNvrtc | GpuError::NoDevice(_)
+        )
+    }
+}
+
+/// `Ok` if `device` can count here: always for the CPU; for the GPU, this build has the `cuda`
+/// feature, and the driver, NVRTC and a device are found (checked once per process).
+///
+/// ```
+/// use nqueens::engine::{device_available, Device};
+/// assert!(device_available(Device::Cpu).is_ok());
+/// ```
+pub fn device_available(device: Device) -> Result<(), GpuError> {
+    match device {
+        Device::Cpu => Ok(()),
+        #[cfg(feature = "cuda")]
+        Device::Gpu => gpu::cuda::available(),
+        #[cfg(not(feature = "cuda"))]
+        Device::Gpu => Err(GpuError::NotBuilt),
+    }
+}
+
+/// The largest board the GPU counts. Its work items leave at most 15 free rows (the kernel's
+/// stack in shared memory), so one task of a larger board splits into too many of them:
+/// up to 2.4 million at N = 25 (47 MB), 27 million at N = 26 and 316 million at N = 27.
+pub const GPU_MAX_N: usize = 25;
+
+/// What a GPU count did besides counting.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GpuReport {
+    /// The device, as its driver names it.
+    pub device: String,
+    /// Batches counted.
+    pub batches: usize,
+    /// Work items counted.
+    pub items: u64,
+    /// Seconds the device spent in kernels.
+    pub kernel_seconds: f64,
+    /// Tasks counted on the CPU meanwhile (constellations a rotation fixes).
+    pub cpu_tasks: usize,
 }

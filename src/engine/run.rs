@@ -56,6 +56,9 @@ pub enum RunError<E> {
         /// What the operating system said.
         source: rayon::ThreadPoolBuildError,
     },
+    /// The GPU failed.
+    #[error(transparent)]
+    Gpu(#[from] super::GpuError),
     /// The callback for a finished task failed (the first failure is kept).
     #[error(transparent)]
     Callback(E),

@@ -169,6 +169,41 @@ impl BacktrackTasks {
         self.constellations[self.tasks[index].constellation as usize].constellation
     }
 
+    /// The index of task `index`'s constellation, in the order of [`frames`](Self::frames).
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::BacktrackTasks;
+    /// let tasks = BacktrackTasks::new(8).unwrap();
+    /// assert_eq!(tasks.frame_index(3), 3);
+    /// ```
+    pub fn frame_index(&self, index: usize) -> usize {
+        self.tasks[index].constellation as usize
+    }
+
+    /// The frame of every constellation, in constellation order.
+    ///
+    /// ```
+    /// use nqueens::engine::backtrack::BacktrackTasks;
+    /// let tasks = BacktrackTasks::new(10).unwrap();
+    /// assert_eq!(tasks.frames().count(), tasks.constellation_count());
+    /// ```
+    pub fn frames(&self) -> impl Iterator<Item = &Frame> {
+        self.constellations.iter().map(|setup| &setup.frame)
+    }
+
+    /// `true` if a rotation fixes task `index`'s constellation, so that its completions are
+    /// built and inspected one by one for the unique count (about one task in `n * n`).
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::BacktrackTasks, TaskSet};
+    /// let tasks = BacktrackTasks::new(12).unwrap();
+    /// let symmetric = (0..tasks.len()).filter(|&i| tasks.is_symmetric(i)).count();
+    /// assert!(symmetric > 0 && symmetric * 20 < tasks.len());
+    /// ```
+    pub fn is_symmetric(&self, index: usize) -> bool {
+        self.constellations[self.tasks[index].constellation as usize].inspect
+    }
+
     /// The number of canonical constellations (tasks before any further split).
     ///
     /// ```

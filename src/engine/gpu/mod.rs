@@ -1,0 +1,383 @@
+//! Counting on an NVIDIA GPU: the Backtrack strategy's tasks, in batches.
+//!
+//! The GPU counts the same numbered tasks as the CPU ([`BacktrackTasks`]), so progress,
+//! checkpoints, shards and `merge` work unchanged, and a shard counted on a GPU merges with
+//! shards counted on CPUs. What changes is how a task is counted:
+//!
+//! 1. The host takes a **batch** of tasks and pushes each task's start a few levels deeper,
+//!    into **work items** (a frame, a level, the columns and diagonals taken): at most
+//!    [`kernel::REMAINING`](remaining) free rows are left below an item, so that its search
+//!    stack fits the GPU thread's share of shared memory ([`items_of`]).
+//! 2. The kernel (`kernel.cu`, one source for NVRTC and the host C++ compiler) counts every
+//!    item's completions; a persistent grid's threads take items one at a time.
+//! 3. The host adds each task's items up, multiplies by the constellation's orbit, and reports
+//!    the task as finished ([`count_tasks`]). Tasks whose constellation a rotation fixes
+//!    (about one in n², their completions must be inspected one by one) are counted by the CPU
+//!    engine on the other cores meanwhile.
+//!
+//! Two batches are in flight at once, on two streams: while the GPU counts one, the host
+//! prepares the next, and the next kernel's blocks fill the multiprocessors as the last blocks
+//! of the previous one finish. Batches are sized from the measured rate to take about
+//! [`BATCH_SECONDS`], so a stop request is honoured within a second and loses only the
+//! batches under way. See `docs/gpu.md` for the design and its measurements.
+//!
+//! The [`Backend`] trait is what a batch is counted by: the GPU ([`cuda::Cuda`]) or the same
+//! kernel compiled for the CPU ([`host::Host`]), which the tests use to check every piece of
+//! this module without a GPU.
+
+pub mod cuda;
+pub mod host;
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+pub use super::GpuReport as Report;
+use super::backtrack::BacktrackTasks;
+use super::backtrack::constellation::{Frame, Start};
+use super::run::{self, Outcome, RunError};
+use super::{GpuError, Tally, TaskSet};
+
+/// Words per work item: frame index, `level | levels << 8`, cols, left, right
+/// (`NQ_ITEM_WORDS` in the kernel).
+pub const ITEM_WORDS: usize = 5;
+
+/// Words per frame: per level, the open columns in the low half and the row distance to the
+/// next level in the high half (`NQ_FRAME_WORDS` in the kernel).
+pub const FRAME_WORDS: usize = 32;
+
+/// The most free rows the GPU kernel's stack allows below an item (`NQ_REMAINING`).
+pub const MAX_REMAINING: usize = 15;
+
+/// How long a batch should take on the device: short enough that a stop request is honoured
+/// within a second, long enough that launches and copies are a small share.
+pub const BATCH_SECONDS: f64 = 0.25;
+
+/// Free rows left below each work item for a board of size `n`: the items' searches should be
+/// large enough that taking one costs little, small enough that a batch holds many of them.
+/// Each row fewer multiplies the number of items by 10 to 14 at N = 20 to 24 (docs/gpu.md).
+/// `NQUEENS_GPU_REMAINING` overrides it (3 to [`MAX_REMAINING`]), for tuning.
+///
+/// ```
+/// use nqueens::engine::gpu::{remaining, MAX_REMAINING};
+/// assert!((3..=MAX_REMAINING).contains(&remaining(20)));
+/// assert!(remaining(25) <= MAX_REMAINING);
+/// ```
+pub fn remaining(n: usize) -> usize {
+    std::env::var("NQUEENS_GPU_REMAINING")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|r| (3..=MAX_REMAINING).contains(r))
+        .unwrap_or_else(|| n.saturating_sub(8).clamp(8, MAX_REMAINING))
+}
+
+/// The frames of every constellation of `tasks`, laid out for the kernel:
+/// [`FRAME_WORDS`] words each, in constellation order.
+///
+/// ```
+/// use nqueens::engine::{backtrack::BacktrackTasks, gpu::{frame_table, FRAME_WORDS}};
+/// let tasks = BacktrackTasks::new(10).unwrap();
+/// assert_eq!(frame_table(&tasks).len(), tasks.constellation_count() * FRAME_WORDS);
+/// ```
+pub fn frame_table(tasks: &BacktrackTasks) -> Vec<u64> {
+    let mut table = Vec::with_capacity(tasks.constellation_count() * FRAME_WORDS);
+    for frame in tasks.frames() {
+        for level in 0..FRAME_WORDS {
+            table.push(u64::from(frame.allowed[level]) | u64::from(frame.shift[level]) << 32);
+        }
+    }
+    table
+}
+
+/// Appends the work items of task `index` to `items`: the states `remaining` free rows above
+/// the bottom (or the task's own start, if it is already that deep) that its queens so far
+/// leave open. Returns how many it appended; dead ends above that depth give none.
+///
+/// ```
+/// use nqueens::engine::{backtrack::BacktrackTasks, gpu::{items_of, ITEM_WORDS}};
+/// let tasks = BacktrackTasks::new(12).unwrap();
+/// let mut items = Vec::new();
+/// let made = items_of(&tasks, 0, 5, &mut items);
+/// assert_eq!(items.len(), made * ITEM_WORDS);
+/// ```
+pub fn items_of(
+    tasks: &BacktrackTasks,
+    index: usize,
+    remaining: usize,
+    items: &mut Vec<u32>,
+) -> usize {
+    let (frame, start, _) = tasks.prepare(index);
+    let frame_index = tasks.frame_index(index) as u32;
+    let target = frame.levels.saturating_sub(remaining).max(start.level);
+    let before = items.len();
+    push_items(frame, frame_index, start, target, items);
+    (items.len() - before) / ITEM_WORDS
+}
+
+fn push_items(frame: &Frame, frame_index: u32, start: Start, target: usize, items: &mut Vec<u32>) {
+    if start.level == target {
+        items.extend_from_slice(&[
+            frame_index,
+            start.level as u32 | (frame.levels as u32) << 8,
+            start.cols,
+            start.left,
+            start.right,
+        ]);
+        return;
+    }
+    let mut open = start.open(frame);
+    while open != 0 {
+        let q = open & open.wrapping_neg();
+        open ^= q;
+        push_items(frame, frame_index, start.place(frame, q), target, items);
+    }
+}
+
+/// A batch of whole tasks and their work items, in task order.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// The task indices.
+    pub tasks: Vec<usize>,
+    /// `ends[k]`: one past the last item of `tasks[k]`.
+    pub ends: Vec<usize>,
+    /// The items, [`ITEM_WORDS`] words each.
+    pub items: Vec<u32>,
+}
+
+impl Batch {
+    /// The items of `todo` (task indices), made on the current rayon pool.
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::BacktrackTasks, gpu::Batch};
+    /// let tasks = BacktrackTasks::new(12).unwrap();
+    /// let batch = Batch::of(&tasks, &[0, 1, 2], 6);
+    /// assert_eq!(batch.ends.len(), 3);
+    /// assert_eq!(batch.item_count(), *batch.ends.last().unwrap());
+    /// ```
+    pub fn of(tasks: &BacktrackTasks, todo: &[usize], remaining: usize) -> Batch {
+        let parts: Vec<Vec<u32>> = todo
+            .par_iter()
+            .with_max_len(16)
+            .map(|&index| {
+                let mut items = Vec::new();
+                items_of(tasks, index, remaining, &mut items);
+                items
+            })
+            .collect();
+        let mut batch = Batch {
+            tasks: todo.to_vec(),
+            ends: Vec::with_capacity(todo.len()),
+            items: Vec::with_capacity(parts.iter().map(Vec::len).sum()),
+        };
+        for part in parts {
+            batch.items.extend_from_slice(&part);
+            batch.ends.push(batch.items.len() / ITEM_WORDS);
+        }
+        batch
+    }
+
+    /// The number of work items.
+    pub fn item_count(&self) -> usize {
+        self.items.len() / ITEM_WORDS
+    }
+
+    /// Each task's tally from the items' counts: the sum of its items times its orbit.
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::BacktrackTasks, gpu::Batch, TaskSet};
+    /// let tasks = BacktrackTasks::new(8).unwrap();
+    /// let batch = Batch::of(&tasks, &[0], 3);
+    /// let ones = vec![1; batch.item_count()];
+    /// let (index, tally) = batch.tallies(&tasks, &ones).next().unwrap();
+    /// assert_eq!(index, 0);
+    /// assert_eq!(tally.total % batch.item_count() as u128, 0);
+    /// ```
+    pub fn tallies<'a>(
+        &'a self,
+        tasks: &'a BacktrackTasks,
+        counts: &'a [u64],
+    ) -> impl Iterator<Item = (usize, Tally)> + 'a {
+        self.tasks.iter().enumerate().map(move |(k, &index)| {
+            let begin = if k == 0 { 0 } else { self.ends[k - 1] };
+            let found: u128 = counts[begin..self.ends[k]]
+                .iter()
+                .map(|&c| u128::from(c))
+                .sum();
+            let weight = u128::from(tasks.prepare(index).2);
+            (
+                index,
+                Tally {
+                    total: found * weight,
+                    unique8: found * weight,
+                },
+            )
+        })
+    }
+}
+
+/// What counts a batch's items: the GPU, or the kernel compiled for the CPU.
+///
+/// A backend has two slots, so that two batches can be in flight; [`submit`](Self::submit)
+/// starts one in a free slot and [`collect`](Self::collect) waits for it.
+pub trait Backend {
+    /// Makes `frames` (from [`frame_table`]) the frames that items refer to.
+    fn load_frames(&mut self, frames: &[u64]) -> Result<(), GpuError>;
+    /// Starts counting `items` ([`ITEM_WORDS`] words each) in `slot` (0 or 1), which is free.
+    fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError>;
+    /// Waits for the batch in `slot` and returns each item's count, and the seconds the
+    /// device spent on it (kernel time, where the device can tell).
+    fn collect(&mut self, slot: usize) -> Result<(Vec<u64>, f64), GpuError>;
+}
+
+/// Counts the tasks `todo` of `tasks` on `backend`, with the symmetric tasks on `threads`
+/// CPU threads meanwhile; as [`run::count_tasks`] does on the CPU: `on_done` once per finished
+/// task, and `stop` ends the run within about a batch, reporting the batches under way.
+pub fn count_tasks<E: Send>(
+    backend: &mut dyn Backend,
+    tasks: &BacktrackTasks,
+    todo: &[usize],
+    threads: usize,
+    stop: &AtomicBool,
+    on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
+) -> Result<(Outcome, Report), RunError<E>> {
+    let (on_cpu, on_gpu): (Vec<usize>, Vec<usize>) =
+        todo.iter().partition(|&&index| tasks.is_symmetric(index));
+    let mut report = Report {
+        cpu_tasks: on_cpu.len(),
+        ..Report::default()
+    };
+    let failed = AtomicBool::new(false);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| RunError::Threads { threads, source })?;
+    let (cpu, gpu) = std::thread::scope(|scope| {
+        let cpu = scope.spawn(|| {
+            run::count_tasks(tasks, &on_cpu, threads, stop, on_done)
+                .inspect_err(|_| failed.store(true, Ordering::Relaxed))
+        });
+        let gpu = batches(
+            backend,
+            &pool,
+            tasks,
+            &on_gpu,
+            stop,
+            &failed,
+            on_done,
+            &mut report,
+        )
+        .inspect_err(|_| failed.store(true, Ordering::Relaxed));
+        (cpu.join().expect("the CPU counter does not panic"), gpu)
+    });
+    let (cpu, gpu) = (cpu?, gpu?);
+    let done = cpu.done + gpu.done;
+    let mut tally = cpu.tally;
+    tally += gpu.tally;
+    let outcome = Outcome {
+        tally,
+        done,
+        stopped: done < todo.len(),
+    };
+    Ok((outcome, report))
+}
+
+/// The GPU's share of [`count_tasks`]: batches of `todo`, two in flight.
+#[allow(clippy::too_many_arguments)]
+fn batches<E: Send>(
+    backend: &mut dyn Backend,
+    pool: &rayon::ThreadPool,
+    tasks: &BacktrackTasks,
+    todo: &[usize],
+    stop: &AtomicBool,
+    failed: &AtomicBool,
+    on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
+    report: &mut Report,
+) -> Result<Outcome, RunError<E>> {
+    let mut outcome = Outcome::default();
+    if todo.is_empty() {
+        return Ok(outcome);
+    }
+    backend.load_frames(&frame_table(tasks))?;
+    let remaining = remaining(tasks.n());
+    let started = Instant::now();
+    // The first batch is small, to measure the rate; later ones aim at BATCH_SECONDS.
+    let mut target_items: usize = 1 << 14;
+    let mut next = 0;
+    let mut in_flight: VecDeque<(usize, Batch)> = VecDeque::new();
+    let mut free_slots = vec![1, 0];
+    let halt = || stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
+    loop {
+        while let Some(&slot) = free_slots.last() {
+            if next == todo.len() || halt() {
+                break;
+            }
+            let batch = pool.install(|| next_batch(tasks, &todo[next..], remaining, target_items));
+            next += batch.tasks.len();
+            backend.submit(slot, &batch.items)?;
+            free_slots.pop();
+            in_flight.push_back((slot, batch));
+        }
+        let Some((slot, batch)) = in_flight.pop_front() else {
+            break;
+        };
+        let (counts, seconds) = backend.collect(slot)?;
+        free_slots.push(slot);
+        report.batches += 1;
+        report.items += batch.item_count() as u64;
+        report.kernel_seconds += seconds;
+        for (index, tally) in batch.tallies(tasks, &counts) {
+            on_done(index, tally).map_err(RunError::Callback)?;
+            outcome.tally += tally;
+            outcome.done += 1;
+        }
+        // Items per second so far, and a batch of BATCH_SECONDS at that rate.
+        let elapsed = started
+            .elapsed()
+            .max(Duration::from_millis(1))
+            .as_secs_f64();
+        let rate = report.items as f64 / elapsed;
+        target_items = ((rate * BATCH_SECONDS) as usize).clamp(1 << 12, 1 << 24);
+    }
+    Ok(outcome)
+}
+
+/// The next batch: tasks from the front of `todo` until about `target_items` items.
+fn next_batch(
+    tasks: &BacktrackTasks,
+    todo: &[usize],
+    remaining: usize,
+    target_items: usize,
+) -> Batch {
+    // Tasks hold very different numbers of items; take them in groups, measuring as we go.
+    let mut batch = Batch::default();
+    let mut taken = 0;
+    let mut group = 64;
+    while taken < todo.len() && batch.item_count() < target_items {
+        let end = (taken + group).min(todo.len());
+        let part = Batch::of(tasks, &todo[taken..end], remaining);
+        let offset = batch.item_count();
+        batch.tasks.extend_from_slice(&part.tasks);
+        batch.ends.extend(part.ends.iter().map(|e| e + offset));
+        batch.items.extend_from_slice(&part.items);
+        taken = end;
+        group *= 2;
+    }
+    batch
+}
+
+/// Counts the tasks `todo` of `tasks` on the first GPU ([`cuda::Cuda`]), as [`count_tasks`]
+/// does on any backend; the report names the device.
+pub fn count_on_gpu<E: Send>(
+    tasks: &BacktrackTasks,
+    todo: &[usize],
+    threads: usize,
+    stop: &AtomicBool,
+    on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
+) -> Result<(Outcome, Report), RunError<E>> {
+    let mut gpu = cuda::Cuda::new()?;
+    let (outcome, mut report) = count_tasks(&mut gpu, tasks, todo, threads, stop, on_done)?;
+    report.device = gpu.name();
+    Ok((outcome, report))
+}
