@@ -272,3 +272,77 @@ impl Backend for Cuda {
         Ok((counts, seconds))
     }
 }
+
+/// What ptxas reports of the kernel's resources (from a [`compile`] with `verbose`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Resources {
+    /// Registers per thread.
+    pub registers: u32,
+    /// Bytes of static shared memory per block.
+    pub shared_bytes: u32,
+    /// Bytes of stack frame per thread (local memory the code asked for).
+    pub stack_bytes: u32,
+    /// Bytes stored and loaded to local memory because registers ran out.
+    pub spill_bytes: u32,
+}
+
+impl Resources {
+    /// Reads the report of the `nq_count` kernel from a ptxas log; `None` if it has none.
+    ///
+    /// ```
+    /// use nqueens::engine::gpu::cuda::Resources;
+    /// let log = "ptxas info    : Compiling entry function 'nq_count' for 'sm_90'\n\
+    ///            ptxas info    : Function properties for nq_count\n\
+    ///                0 bytes stack frame, 0 bytes spill stores, 4 bytes spill loads\n\
+    ///            ptxas info    : Used 40 registers, used 0 barriers, 24576 bytes smem, 400 bytes cmem[0]\n";
+    /// let r = Resources::parse(log).unwrap();
+    /// assert_eq!((r.registers, r.shared_bytes, r.stack_bytes, r.spill_bytes), (40, 24576, 0, 4));
+    /// ```
+    pub fn parse(log: &str) -> Option<Resources> {
+        let entry = log.find("entry function 'nq_count'")?;
+        let log = &log[entry..];
+        let number_before = |line: &str, unit: &str| -> Option<u32> {
+            let end = line.find(unit)?;
+            line[..end].split_whitespace().last()?.parse().ok()
+        };
+        let mut r = Resources::default();
+        let mut seen = false;
+        for line in log.lines() {
+            if line.contains("stack frame") {
+                r.stack_bytes = number_before(line, "bytes stack frame")?;
+                r.spill_bytes = number_before(line, "bytes spill stores")?
+                    + number_before(line, "bytes spill loads")?;
+            }
+            if line.contains("Used") && line.contains("registers") {
+                r.registers = number_before(line, "registers")?;
+                r.shared_bytes = number_before(line, "bytes smem").unwrap_or(0);
+                seen = true;
+                break;
+            }
+        }
+        seen.then_some(r)
+    }
+
+    /// Why this kernel would run worse than its launch configuration plans, if it would:
+    /// spills, or more registers than [`MAX_REGISTERS`].
+    ///
+    /// ```
+    /// use nqueens::engine::gpu::cuda::Resources;
+    /// let fine = Resources { registers: 40, ..Default::default() };
+    /// assert_eq!(fine.problem(), None);
+    /// let spills = Resources { registers: 64, spill_bytes: 8, ..Default::default() };
+    /// assert!(spills.problem().unwrap().contains("spill"));
+    /// ```
+    pub fn problem(&self) -> Option<String> {
+        if self.spill_bytes > 0 {
+            Some(format!("{} bytes of register spills", self.spill_bytes))
+        } else if self.registers > MAX_REGISTERS {
+            Some(format!(
+                "{} registers per thread, more than the {MAX_REGISTERS} that {MIN_BLOCKS} blocks of {BLOCK} threads per multiprocessor allow",
+                self.registers
+            ))
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! Compiles the GPU kernel with NVRTC (no driver, no GPU needed) and checks ptxas's report:
+//! fails on register spills or on more registers than the launch configuration allows.
+//! CI runs it for Hopper with NVRTC from the Python package index:
+//!
+//! ```text
+//! cargo run --features cuda --example gpu_kernel -- sm_90
+//! ```
+use nqueens::engine::gpu::cuda::{self, Resources};
+
+fn main() {
+    let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90".into());
+    let compiled = match cuda::compile(&arch, true) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    print!("{}", compiled.log);
+    let Some(r) = Resources::parse(&compiled.log) else {
+        eprintln!("error: no resource report for nq_count in the compiler's log");
+        std::process::exit(1);
+    };
+    println!(
+        "nq_count for {arch}: {} registers (at most {}), {} bytes shared per block, {} bytes stack, {} bytes spilled; {} bytes of machine code",
+        r.registers,
+        cuda::MAX_REGISTERS,
+        r.shared_bytes,
+        r.stack_bytes,
+        r.spill_bytes,
+        compiled.cubin.len()
+    );
+    if let Some(problem) = r.problem() {
+        eprintln!("error: the kernel has {problem}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
+#
+#   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--scaling] [--tune] [--big]
+#
+# It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
+# built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
+# --example gpu_kernel`. It needs the NVIDIA driver and NVRTC (found through ldconfig, or
+# looked for under /usr/local and /opt), no network.
+#
+# 1. The kernel compiled for the GPU's architecture, with ptxas's register and spill report.
+# 2. N = 4..20 counted on the GPU, every total and unique checked against data/counts.tsv.
+# 3. N = 14 and 16: every task's tally on the GPU against the CPU engine's (two checkpoints
+#    of the backtrack strategy's task list, compared record by record).
+# 4. N = 20, 21, 22 on the GPU and N = 20, 21 on all CPU cores, whole command (N = 23 with
+#    --big), each checked, with the share of time the GPU spent in kernels.
+#    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads too.
+#    --tune: N = 20 and 21 with items of 11 to 15 free rows (NQUEENS_GPU_REMAINING).
+# Every step has a time cap and is skipped when the budget (default 540 s) has too little left
+# for it. A table of every result is printed last; the logs stay in a temporary folder, and
+# go as one archive, with the table, to $OUT where that is set.
+# Exits 1 if any count is wrong.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bin=target/release
+budget=540
+scaling=0
+tune=0
+big=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bin) bin=$2; shift ;;
+        --budget) budget=$2; shift ;;
+        --scaling) scaling=1 ;;
+        --tune) tune=1 ;;
+        --big) big=1 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--scaling] [--tune] [--big]" >&2; exit 2 ;;
+    esac
+    shift
+done
+nq=$bin/nqueens
+out=$(mktemp -d)
+start=$(date +%s)
+failed=0
+table="$out/table.txt"
+: >"$table"
+
+# The driver and NVRTC, where ldconfig does not know them.
+for lib in libcuda.so libnvrtc.so; do
+    if ! ldconfig -p | grep -q "$lib"; then
+        dir=$(find /usr/local /opt /usr/lib -name "$lib*" 2>/dev/null | grep -v stubs | head -1 | xargs -r dirname)
+        [ -n "$dir" ] && export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+    fi
+done
+
+left() { echo $((budget - ($(date +%s) - start))); }
+published() { awk -F'\t' -v n="$1" '$1 == n { print $2 "," $3 }' data/counts.tsv; }
+note() { printf '%s\n' "$*" | tee -a "$table"; }
+
+# count NAME CAP ARGS...: one whole `nqueens count`, timed, its total and unique checked.
+count() {
+    local name=$1 cap=$2
+    shift 2
+    if [ "$(left)" -lt "$cap" ]; then
+        note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
+        return
+    fi
+    local n=$2 t0 t1 rc line want kernel
+    t0=$(date +%s.%N)
+    timeout "$cap" env "${envs[@]}" "$nq" "$@" --format csv --no-time >"$out/$name.csv" 2>"$out/$name.err"
+    rc=$?
+    t1=$(date +%s.%N)
+    line=$(tail -1 "$out/$name.csv" | cut -d, -f2,3)
+    want=$(published "$n")
+    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$name.err")
+    if [ $rc -ne 0 ]; then
+        note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$name.err")")"
+        [ $rc -eq 124 ] || failed=1
+    elif [ "$line" != "$want" ]; then
+        note "$(printf '%-26s WRONG: %s, published %s' "$name" "$line" "$want")"
+        failed=1
+    else
+        note "$(printf '%-26s %9.3f s  ok %s  %s' "$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$line" "$kernel")"
+    fi
+}
+envs=()
+
+note "== $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
+note "== $(lscpu | grep -E '^(Model name|CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket)' | tr -s ' ' | paste -sd';')"
+note "== LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
+
+# 1. The compiler's report.
+arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
+[ "$arch" = sm_ ] && arch=sm_90
+"$bin/examples/gpu_kernel" "$arch" >"$out/kernel.txt" 2>&1 || failed=1
+note "== $(tail -1 "$out/kernel.txt")"
+
+if ! "$nq" count 8 --device gpu >/dev/null 2>"$out/probe.err"; then
+    note "== the GPU cannot count here: $(cat "$out/probe.err")"
+    cat "$table"
+    exit 1
+fi
+
+# 2. Every N from 4 to 20.
+for n in $(seq 4 20); do
+    count "gpu n=$n" 60 count "$n" --device gpu
+done
+
+# 3. Every task's tally, GPU against CPU.
+for n in 14 16; do
+    rm -f "$out/gpu$n.ck" "$out/cpu$n.ck"
+    "$nq" count "$n" --device gpu --checkpoint "$out/gpu$n.ck" --no-time >/dev/null 2>"$out/gpu$n.ck.err"
+    "$nq" count "$n" --strategy backtrack --checkpoint "$out/cpu$n.ck" --no-time >/dev/null 2>&1
+    records=$(($(wc -l <"$out/cpu$n.ck") - 1))
+    if [ "$records" -gt 0 ] && cmp -s <(sort -n "$out/gpu$n.ck") <(sort -n "$out/cpu$n.ck"); then
+        note "$(printf '%-26s ok: all %s tasks equal' "tasks n=$n" "$records")"
+    else
+        note "$(printf '%-26s DIFFER: %s' "tasks n=$n" "$(diff <(sort -n "$out/gpu$n.ck") <(sort -n "$out/cpu$n.ck") | head -3 | tr '\n' ' ')")"
+        failed=1
+    fi
+done
+
+# 4. Timings.
+cores=$(nproc)
+count "gpu n=20" 60 count 20 --device gpu
+count "gpu n=21" 90 count 21 --device gpu
+count "cpu n=20 -j $cores" 60 count 20 -j "$cores"
+count "cpu n=21 -j $cores" 120 count 21 -j "$cores"
+count "gpu n=22" 240 count 22 --device gpu
+if [ $scaling -eq 1 ]; then
+    for j in 1 2 4 8; do
+        count "cpu n=20 -j $j" $((120 / j + 30)) count 20 -j "$j"
+    done
+fi
+if [ $tune -eq 1 ]; then
+    for r in 11 12 13 14 15; do
+        envs=("NQUEENS_GPU_REMAINING=$r")
+        count "gpu n=20 rows=$r" 30 count 20 --device gpu
+        count "gpu n=21 rows=$r" 40 count 21 --device gpu
+    done
+    envs=()
+fi
+[ $big -eq 1 ] && count "gpu n=23" 420 count 23 --device gpu
+
+echo
+echo "== results ($(($(date +%s) - start)) s; logs in $out)"
+cat "$table"
+if [ -n "${OUT:-}" ]; then
+    cp "$table" "$OUT/table.txt"
+    tar czf "$OUT/logs.tgz" -C "$out" .
+fi
+exit $failed
