@@ -9,7 +9,8 @@ use nqueens::engine::gpu::cuda::{self, Resources};
 
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90".into());
-    let compiled = match cuda::compile(&arch, true) {
+    // The largest items, so the most shared memory: the configuration that must fit.
+    let compiled = match cuda::compile(&arch, nqueens::engine::gpu::MAX_REMAINING, true) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
 #
-#   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--scaling] [--tune] [--big]
+#   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
 # built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
@@ -12,10 +12,12 @@
 # 2. N = 4..20 counted on the GPU, every total and unique checked against data/counts.tsv.
 # 3. N = 14 and 16: every task's tally on the GPU against the CPU engine's (two checkpoints
 #    of the backtrack strategy's task list, compared record by record).
-# 4. N = 20, 21, 22 on the GPU and N = 20, 21 on all CPU cores, whole command (N = 23 with
-#    --big), each checked, with the share of time the GPU spent in kernels.
-#    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads too.
-#    --tune: N = 20 and 21 with items of 11 to 15 free rows (NQUEENS_GPU_REMAINING).
+# 4. N = 20, 21, 22 on the GPU, whole command, each checked, with the time the GPU spent in
+#    kernels (N = 23 too with --big).
+#    --cpu: N = 20 and 21 on all CPU cores, the same binary.
+#    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
+#    --tune: N = 20 and 21 with items of 11 to 15 free rows (or the numbers in $TUNE_ROWS;
+#    NQUEENS_GPU_REMAINING).
 # Every step has a time cap and is skipped when the budget (default 540 s) has too little left
 # for it. A table of every result is printed last; the logs stay in a temporary folder, and
 # go as one archive, with the table, to $OUT where that is set.
@@ -25,6 +27,7 @@ cd "$(dirname "$0")/.."
 bin=target/release
 budget=540
 scaling=0
+cpu=0
 tune=0
 big=0
 while [ $# -gt 0 ]; do
@@ -32,9 +35,10 @@ while [ $# -gt 0 ]; do
         --bin) bin=$2; shift ;;
         --budget) budget=$2; shift ;;
         --scaling) scaling=1 ;;
+        --cpu) cpu=1 ;;
         --tune) tune=1 ;;
         --big) big=1 ;;
-        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--scaling] [--tune] [--big]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--big]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -124,16 +128,18 @@ done
 cores=$(nproc)
 count "gpu n=20" 60 count 20 --device gpu
 count "gpu n=21" 90 count 21 --device gpu
-count "cpu n=20 -j $cores" 60 count 20 -j "$cores"
-count "cpu n=21 -j $cores" 120 count 21 -j "$cores"
-count "gpu n=22" 240 count 22 --device gpu
+if [ $cpu -eq 1 ]; then
+    count "cpu n=20 -j $cores" 60 count 20 -j "$cores"
+    count "cpu n=21 -j $cores" 120 count 21 -j "$cores"
+fi
+count "gpu n=22" 200 count 22 --device gpu
 if [ $scaling -eq 1 ]; then
-    for j in 1 2 4 8; do
+    for j in ${SCALING_THREADS:-1 2 4 8}; do
         count "cpu n=20 -j $j" $((120 / j + 30)) count 20 -j "$j"
     done
 fi
 if [ $tune -eq 1 ]; then
-    for r in 11 12 13 14 15; do
+    for r in ${TUNE_ROWS:-11 12 13 14 15}; do
         envs=("NQUEENS_GPU_REMAINING=$r")
         count "gpu n=20 rows=$r" 30 count 20 --device gpu
         count "gpu n=21 rows=$r" 40 count 21 --device gpu

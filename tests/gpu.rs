@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use nqueens::engine::backtrack::constellation::{Frame, Start, constellations};
 use nqueens::engine::backtrack::{BacktrackTasks, kernel};
-use nqueens::engine::gpu::{self, Backend, Batch, host};
+use nqueens::engine::gpu::{self, Backend, Batch, Collected, host};
 use nqueens::engine::{GpuError, Tally, TaskSet};
 use proptest::prelude::*;
 
@@ -78,7 +78,7 @@ fn items_of_every_depth_add_up_to_their_task() {
         let mut backend = host::Host::default();
         backend.load_frames(&gpu::frame_table(&tasks)).unwrap();
         backend.submit(0, &batch.items).unwrap();
-        let (counts, _) = backend.collect(0).unwrap();
+        let counts = backend.collect(0).unwrap().counts;
         assert_eq!(counts.len(), batch.item_count());
         for (index, tally) in batch.tallies(&tasks, &counts) {
             assert_eq!(
@@ -116,7 +116,7 @@ fn large_boards_split_into_items_that_fit_the_kernel_stack() {
     let mut backend = host::Host::default();
     backend.load_frames(&gpu::frame_table(&tasks)).unwrap();
     backend.submit(1, &batch.items).unwrap();
-    let (counts, _) = backend.collect(1).unwrap();
+    let counts = backend.collect(1).unwrap().counts;
     for (index, tally) in batch.tallies(&tasks, &counts) {
         assert_eq!(tally, tasks.count(index), "N=20, task {index}");
     }
@@ -163,7 +163,7 @@ impl Backend for Failing {
     fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError> {
         self.inner.submit(slot, items)
     }
-    fn collect(&mut self, slot: usize) -> Result<(Vec<u64>, f64), GpuError> {
+    fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
         self.collects += 1;
         if self.collects == self.fail_at {
             return Err(GpuError::Driver(
@@ -207,7 +207,7 @@ impl Backend for Stopping<'_> {
     fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError> {
         self.inner.submit(slot, items)
     }
-    fn collect(&mut self, slot: usize) -> Result<(Vec<u64>, f64), GpuError> {
+    fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
         self.collects += 1;
         if self.collects == self.after {
             self.stop.store(true, Ordering::Relaxed);

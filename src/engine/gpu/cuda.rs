@@ -13,7 +13,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::{Ptx, result as nvrtc, sys as nvrtc_sys};
 
-use super::{Backend, GpuError};
+use super::{Backend, Collected, GpuError};
 
 /// The kernel's source, compiled by NVRTC at run time (and by the host compiler for the tests).
 pub const SOURCE: &str = include_str!("kernel.cu");
@@ -72,9 +72,10 @@ pub struct Compiled {
     pub log: String,
 }
 
-/// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with NVRTC; `verbose` asks ptxas for
-/// its resource report. Needs NVRTC only, no driver and no GPU.
-pub fn compile(arch: &str, verbose: bool) -> Result<Compiled, GpuError> {
+/// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) and items of at most `remaining` free
+/// rows (which sizes the stacks in shared memory) with NVRTC; `verbose` asks ptxas for its
+/// resource report. Needs NVRTC only, no driver and no GPU.
+pub fn compile(arch: &str, remaining: usize, verbose: bool) -> Result<Compiled, GpuError> {
     libraries().or_else(|e| match e {
         // Compiling needs NVRTC only.
         GpuError::NoDriver if unsafe { nvrtc_sys::is_culib_present() } => Ok(()),
@@ -87,7 +88,7 @@ pub fn compile(arch: &str, verbose: bool) -> Result<Compiled, GpuError> {
         format!("--gpu-architecture={arch}"),
         format!("-DNQ_BLOCK={BLOCK}"),
         format!("-DNQ_MIN_BLOCKS={MIN_BLOCKS}"),
-        format!("-DNQ_REMAINING={}", super::MAX_REMAINING),
+        format!("-DNQ_REMAINING={}", remaining.min(super::MAX_REMAINING)),
     ];
     if verbose {
         options.push("--ptxas-options=-v".into());
@@ -160,17 +161,20 @@ pub struct Cuda {
     streams: [Arc<CudaStream>; 2],
     function: CudaFunction,
     frames: Option<CudaSlice<u64>>,
+    // Recorded when the frames are loaded: batches' spans are measured from it.
+    origin: Option<CudaEvent>,
     grid: u32,
     slots: [Slot; 2],
 }
 
 impl Cuda {
-    /// Opens the first GPU and compiles the kernel for it.
-    pub fn new() -> Result<Cuda, GpuError> {
+    /// Opens the first GPU and compiles the kernel for it, for items of at most `remaining`
+    /// free rows.
+    pub fn new(remaining: usize) -> Result<Cuda, GpuError> {
         available()?;
         let context = CudaContext::new(0).map_err(driver_error)?;
         let (major, minor) = context.compute_capability().map_err(driver_error)?;
-        let compiled = compile(&format!("sm_{major}{minor}"), false)?;
+        let compiled = compile(&format!("sm_{major}{minor}"), remaining, false)?;
         let module = context
             .load_module(Ptx::from_binary(compiled.cubin))
             .map_err(driver_error)?;
@@ -191,6 +195,7 @@ impl Cuda {
             streams,
             function,
             frames: None,
+            origin: None,
             grid: sms * per_sm,
             slots: [Slot::Free, Slot::Free],
         })
@@ -210,6 +215,10 @@ impl Backend for Cuda {
         // The other stream's kernels read the frames too: wait for the copy once.
         self.streams[0].synchronize().map_err(driver_error)?;
         self.frames = Some(copy);
+        let origin = self.streams[0]
+            .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver_error)?;
+        self.origin = Some(origin);
         Ok(())
     }
 
@@ -256,20 +265,25 @@ impl Backend for Cuda {
         Ok(())
     }
 
-    fn collect(&mut self, slot: usize) -> Result<(Vec<u64>, f64), GpuError> {
+    fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
         let batch = match std::mem::replace(&mut self.slots[slot], Slot::Free) {
             Slot::Busy(batch) => batch,
-            Slot::Empty => return Ok((Vec::new(), 0.0)),
+            Slot::Empty => return Ok(Collected::default()),
             Slot::Free => panic!("collect follows submit"),
         };
         let stream = &self.streams[slot];
         let counts = stream.clone_dtoh(&batch.counts).map_err(driver_error)?;
         stream.synchronize().map_err(driver_error)?;
-        let seconds = match &batch.events {
-            Some((start, end)) => f64::from(start.elapsed_ms(end).map_err(driver_error)?) / 1e3,
-            None => 0.0,
+        let span = match (&batch.events, &self.origin) {
+            (Some((start, end)), Some(origin)) => {
+                let at = |e: &CudaEvent| -> Result<f64, GpuError> {
+                    Ok(f64::from(origin.elapsed_ms(e).map_err(driver_error)?) / 1e3)
+                };
+                (at(start)?, at(end)?)
+            }
+            _ => (0.0, 0.0),
         };
-        Ok((counts, seconds))
+        Ok(Collected { counts, span })
     }
 }
 

@@ -7,7 +7,7 @@
 
 use rayon::prelude::*;
 
-use super::{Backend, FRAME_WORDS, GpuError, ITEM_WORDS};
+use super::{Backend, Collected, FRAME_WORDS, GpuError, ITEM_WORDS};
 use crate::engine::backtrack::constellation::{Frame, Start};
 
 unsafe extern "C" {
@@ -55,11 +55,13 @@ pub fn count(frame: &Frame, start: Start) -> u64 {
 pub struct Host {
     frames: Vec<u64>,
     slots: [Vec<u32>; 2],
+    origin: Option<std::time::Instant>,
 }
 
 impl Backend for Host {
     fn load_frames(&mut self, frames: &[u64]) -> Result<(), GpuError> {
         self.frames = frames.to_vec();
+        self.origin = Some(std::time::Instant::now());
         Ok(())
     }
 
@@ -68,8 +70,9 @@ impl Backend for Host {
         Ok(())
     }
 
-    fn collect(&mut self, slot: usize) -> Result<(Vec<u64>, f64), GpuError> {
-        let started = std::time::Instant::now();
+    fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
+        let origin = self.origin.expect("frames are loaded before a batch");
+        let started = origin.elapsed().as_secs_f64();
         let items = std::mem::take(&mut self.slots[slot]);
         let mut counts = vec![0u64; items.len() / ITEM_WORDS];
         const CHUNK: usize = 64;
@@ -94,6 +97,7 @@ impl Backend for Host {
                     )
                 }
             });
-        Ok((counts, started.elapsed().as_secs_f64()))
+        let span = (started, origin.elapsed().as_secs_f64());
+        Ok(Collected { counts, span })
     }
 }

@@ -34,12 +34,17 @@ typedef unsigned long long nq_u64;
 #endif
 
 // Most free rows an item may have left: the search stack holds NQ_REMAINING - 3 levels (the
-// last two rows need none, and the level being searched is in registers). The host makes
-// items no larger; on the CPU the tests use 32, enough for any frame.
+// last two rows need none, and the level being searched is in registers). The host compiles
+// the kernel for the items of each count, so that the stacks take no more shared memory than
+// they need; on the CPU the tests use 32 levels, enough for any frame.
 #ifndef NQ_REMAINING
 #define NQ_REMAINING 15
 #endif
+#if NQ_REMAINING > 4
 #define NQ_STACK (NQ_REMAINING - 3)
+#else
+#define NQ_STACK 1
+#endif
 
 // Words per item, as the host lays them out: frame index, level | levels << 8, cols, left, right.
 #define NQ_ITEM_WORDS 5
@@ -52,15 +57,19 @@ NQ_FN nq_u32 nq_shift(nq_u64 row) { return (nq_u32)(row >> 32); }
 
 // Completions of the second-to-last free row, whose open columns are `open`, without a loop:
 // a queen q there leaves the last row `rest` minus q and its two diagonal neighbours, so the
-// sum over every q is popc(open) * popc(rest) minus the three overlaps (the CPU engine's
-// `Tail::two` explains it at length). `s` is the row distance to the last free row, at most a
-// few rows, so every shift is well under 32.
+// sum over every q is popc(open) * popc(rest) minus the bits of three overlaps (the CPU
+// engine's `Tail::two` explains it at length). The overlaps' bits are added as a carry-save
+// adder would: per column, xor3 is the low bit of how many of the three have it and majority
+// the high bit, so four popcounts do instead of five (a popcount issues at a quarter of the
+// rate of a logic operation on the GPU). `s` is the row distance to the last free row, at most
+// a few rows, so every shift is well under 32.
 NQ_FN nq_u32 nq_two(nq_u32 s, nq_u32 last_open, nq_u32 cols, nq_u32 left, nq_u32 right,
                     nq_u32 open) {
     nq_u32 rest = last_open & ~(cols | left >> s | right << s);
-    nq_u32 each = NQ_POPC(open) * NQ_POPC(rest);
-    nq_u32 lost = NQ_POPC(rest & open) + NQ_POPC(rest & (open >> s)) + NQ_POPC(rest & (open << s));
-    return each - lost;
+    nq_u32 a = rest & open, b = rest & (open >> s), c = rest & (open << s);
+    nq_u32 ones = a ^ b ^ c;
+    nq_u32 twos = (a & b) | (a & c) | (b & c);
+    return NQ_POPC(open) * NQ_POPC(rest) - NQ_POPC(ones) - 2 * NQ_POPC(twos);
 }
 
 // The completions below one item. `frame` is the item's frame (NQ_FRAME_WORDS words),
@@ -69,39 +78,36 @@ NQ_FN nq_u32 nq_two(nq_u32 s, nq_u32 last_open, nq_u32 cols, nq_u32 left, nq_u32
 // on the GPU each thread's stack is a column of a block-wide array in shared memory (one bank
 // per thread) and on the CPU a plain array (stride 1). It must hold 4 * (levels - level - 3)
 // words.
+//
+// Every turn of the loop places one queen. A thread that runs out of queens on a row climbs
+// back up in the same turn (the `while` at the end), so that the threads of a warp, each at
+// its own depth, spend their turns placing queens together rather than taking turns to climb.
+// The frame's words for the current row (its shift) and the row below (its open columns) are
+// kept in registers and loaded only when the row changes: the deepest row, where most queens
+// are placed, loads nothing.
 NQ_FN nq_u64 nq_count_item(const nq_u64 *frame, nq_u32 levels, nq_u32 level, nq_u32 cols,
                            nq_u32 left, nq_u32 right, nq_u32 *stack, nq_u32 stride) {
     nq_u32 open = nq_open(frame[level]) & ~(cols | left | right);
     nq_u32 remaining = levels - level;
     if (remaining == 0) return 1;
     if (remaining == 1) return NQ_POPC(open);
-    // The last two free rows' open columns and shift are the same for every node: kept in
-    // registers rather than loaded per node.
+    // The last two free rows' open columns and shift are the same for every node.
     nq_u32 tail_shift = nq_shift(frame[levels - 2]);
     nq_u32 last_open = nq_open(frame[levels - 1]);
     if (remaining == 2) return nq_two(tail_shift, last_open, cols, left, right, open);
+    if (open == 0) return 0;
     nq_u32 deepest = levels - 3;
+    nq_u32 shift = nq_shift(frame[level]);
+    nq_u32 below = nq_open(frame[level + 1]);
     nq_u64 found = 0;
     nq_u32 depth = 0;
     for (;;) {
-        if (open == 0) {
-            if (depth == 0) break;
-            --depth;
-            --level;
-            nq_u32 *entry = stack + 4 * depth * stride;
-            cols = entry[0];
-            left = entry[stride];
-            right = entry[2 * stride];
-            open = entry[3 * stride];
-            continue;
-        }
         nq_u32 q = open & (0u - open);
         open ^= q;
-        nq_u32 s = nq_shift(frame[level]);
         nq_u32 c = cols | q;
-        nq_u32 l = (left | q) >> s;
-        nq_u32 r = (right | q) << s;
-        nq_u32 next = nq_open(frame[level + 1]) & ~(c | l | r);
+        nq_u32 l = (left | q) >> shift;
+        nq_u32 r = (right | q) << shift;
+        nq_u32 next = below & ~(c | l | r);
         if (level == deepest) {
             found += nq_two(tail_shift, last_open, c, l, r, next);
         } else if (next != 0) {
@@ -116,9 +122,26 @@ NQ_FN nq_u64 nq_count_item(const nq_u64 *frame, nq_u32 levels, nq_u32 level, nq_
             left = l;
             right = r;
             open = next;
+            shift = nq_shift(frame[level]);
+            below = nq_open(frame[level + 1]);
+            continue;
+        }
+        if (open == 0) {
+            do {
+                if (depth == 0) return found;
+                --depth;
+                --level;
+                nq_u32 *entry = stack + 4 * depth * stride;
+                open = entry[3 * stride];
+            } while (open == 0);
+            nq_u32 *entry = stack + 4 * depth * stride;
+            cols = entry[0];
+            left = entry[stride];
+            right = entry[2 * stride];
+            shift = nq_shift(frame[level]);
+            below = nq_open(frame[level + 1]);
         }
     }
-    return found;
 }
 
 // Item `i` of `items` counted into `counts[i]`.

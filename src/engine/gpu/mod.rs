@@ -226,9 +226,19 @@ pub trait Backend {
     fn load_frames(&mut self, frames: &[u64]) -> Result<(), GpuError>;
     /// Starts counting `items` ([`ITEM_WORDS`] words each) in `slot` (0 or 1), which is free.
     fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError>;
-    /// Waits for the batch in `slot` and returns each item's count, and the seconds the
-    /// device spent on it (kernel time, where the device can tell).
-    fn collect(&mut self, slot: usize) -> Result<(Vec<u64>, f64), GpuError>;
+    /// Waits for the batch in `slot` and returns each item's count.
+    fn collect(&mut self, slot: usize) -> Result<Collected, GpuError>;
+}
+
+/// A counted batch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Collected {
+    /// Each item's completions, in the batch's order.
+    pub counts: Vec<u64>,
+    /// When the device started and finished the batch, in seconds from when the backend loaded
+    /// its frames: batches in flight together overlap, so the device's busy time is the union
+    /// of these spans.
+    pub span: (f64, f64),
 }
 
 /// Counts the tasks `todo` of `tasks` on `backend`, with the symmetric tasks on `threads`
@@ -307,6 +317,8 @@ fn batches<E: Send>(
     let mut next = 0;
     let mut in_flight: VecDeque<(usize, Batch)> = VecDeque::new();
     let mut free_slots = vec![1, 0];
+    // The end of the device's busy time so far, for the union of the batches' spans.
+    let mut busy_until = 0.0f64;
     let halt = || stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
     loop {
         while let Some(&slot) = free_slots.last() {
@@ -322,11 +334,12 @@ fn batches<E: Send>(
         let Some((slot, batch)) = in_flight.pop_front() else {
             break;
         };
-        let (counts, seconds) = backend.collect(slot)?;
+        let Collected { counts, span } = backend.collect(slot)?;
         free_slots.push(slot);
         report.batches += 1;
         report.items += batch.item_count() as u64;
-        report.kernel_seconds += seconds;
+        report.kernel_seconds += (span.1 - span.0.max(busy_until)).max(0.0);
+        busy_until = busy_until.max(span.1);
         for (index, tally) in batch.tallies(tasks, &counts) {
             on_done(index, tally).map_err(RunError::Callback)?;
             outcome.tally += tally;
@@ -376,7 +389,7 @@ pub fn count_on_gpu<E: Send>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
 ) -> Result<(Outcome, Report), RunError<E>> {
-    let mut gpu = cuda::Cuda::new()?;
+    let mut gpu = cuda::Cuda::new(remaining(tasks.n()))?;
     let (outcome, mut report) = count_tasks(&mut gpu, tasks, todo, threads, stop, on_done)?;
     report.device = gpu.name();
     Ok((outcome, report))
