@@ -301,3 +301,23 @@ fn split_tasks_of_large_boards_count_the_same_both_ways() {
         assert!(t.unique8 >= t.total && t.unique8 <= 4 * t.total, "task {i}");
     }
 }
+
+#[test]
+fn symmetric_tasks_counted_apart_match_inspecting_every_completion() {
+    // The fast path (completions by the kernel, the symmetric ones by a search that places
+    // queens with their images) against building every completion and trying each symmetry.
+    let go = AtomicBool::new(false);
+    for n in (1..=16).chain([20]) {
+        let set = BacktrackTasks::new(n).unwrap();
+        let symmetric: Vec<usize> = (0..set.len()).filter(|&i| set.is_symmetric(i)).collect();
+        assert!(n < 4 || n == 20 || !symmetric.is_empty(), "N={n}");
+        for i in symmetric
+            .into_iter()
+            .take(if n == 20 { 40 } else { usize::MAX })
+        {
+            let (frame, start, _) = set.prepare(i);
+            let fast = set.tally(i, kernel::count(frame, start), set.fixed(i, &go).unwrap());
+            assert_eq!(fast, set.count_by_inspection(i), "N={n}, task {i}");
+        }
+    }
+}

@@ -162,13 +162,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let result = result.map_err(count_error)?;
         if let Some(gpu) = &result.gpu {
             eprintln!(
-                "N={n} on {}: {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} tasks on the CPU",
+                "N={n} on {}: {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} symmetric tasks",
                 gpu.device,
                 gpu.batches,
                 gpu.items,
                 gpu.kernel_seconds,
                 result.seconds,
-                gpu.cpu_tasks
+                gpu.symmetric_tasks
             );
         }
         if let Some(out) = out.take() {

@@ -346,7 +346,8 @@ pub enum Device {
     #[default]
     Cpu,
     /// The first NVIDIA GPU (the `cuda` feature), with the Backtrack strategy's tasks; the
-    /// CPU's cores count the few tasks whose solutions must be inspected one by one.
+    /// CPU's cores prepare its batches and count the symmetric solutions of the few tasks that
+    /// can have some.
     Gpu,
 }
 
@@ -449,6 +450,7 @@ pub struct GpuReport {
     pub items: u64,
     /// Seconds the device spent in kernels.
     pub kernel_seconds: f64,
-    /// Tasks counted on the CPU meanwhile (constellations a rotation fixes).
-    pub cpu_tasks: usize,
+    /// Tasks whose constellation a rotation fixes: the CPU counted their symmetric
+    /// completions meanwhile.
+    pub symmetric_tasks: usize,
 }

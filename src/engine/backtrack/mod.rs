@@ -7,9 +7,10 @@
 //! For the unique count, a completion's own symmetries matter, and they must also fix its
 //! constellation. No solution for `n > 1` is its own mirror image (a reflection would put two
 //! queens in one row, column or diagonal), so only constellations that a *rotation* maps onto
-//! themselves (about one in `n * n`) can hold symmetric solutions: for those, each completion is
-//! built as a full placement and checked against the rotations; every other completion lies in a
-//! class of eight.
+//! themselves (about one in `n * n`) can hold symmetric solutions. For those, the completions
+//! a half or a quarter turn leaves unchanged are counted apart ([`BacktrackTasks::fixed`]), by a
+//! search that places each queen with its images under the turn (`join::symmetric`): about half
+//! or a quarter of the rows to search. Every other completion lies in a class of eight.
 
 pub mod constellation;
 pub mod kernel;
@@ -18,6 +19,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use constellation::{Constellation, Frame, Start, Task};
 
+use super::join::symmetric::{Turn, count_holding, reflection_fixed};
 use super::{EngineError, Strategy, Tally, TaskSet};
 use crate::Symmetry;
 
@@ -74,6 +76,16 @@ pub struct BacktrackTasks {
     n: usize,
     constellations: Vec<Setup>,
     tasks: Vec<Task>,
+}
+
+/// The completions of a task that rotations leave unchanged, counted apart from the others
+/// (see [`BacktrackTasks::fixed`]); zero for a task whose constellation no rotation fixes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fixed {
+    /// Completions the half turn leaves unchanged, if it fixes the constellation.
+    pub half: u64,
+    /// Completions the quarter turns leave unchanged, if they fix the constellation.
+    pub quarter: u64,
 }
 
 /// What every task of one constellation shares.
@@ -215,8 +227,106 @@ impl BacktrackTasks {
         self.constellations.len()
     }
 
-    /// Counts a task whose constellation has symmetries: every completion is built and each of
-    /// the constellation's symmetries tried on it.
+    /// The queens task `index` starts from, as `(row, col)` squares: its border queens and the
+    /// queens of its prefix.
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::BacktrackTasks, TaskSet};
+    /// let tasks = BacktrackTasks::new(20).unwrap();
+    /// // From N = 20 on, the first free row's queen comes with the border queens.
+    /// let queens = tasks.queens(0);
+    /// assert_eq!(queens.len(), tasks.constellation(0).cells(20).len() + 1);
+    /// ```
+    pub fn queens(&self, index: usize) -> Vec<(usize, usize)> {
+        let task = self.tasks[index];
+        let setup = &self.constellations[task.constellation as usize];
+        let mut queens = setup.constellation.cells(self.n);
+        for (level, &col) in task.prefix[..task.depth as usize].iter().enumerate() {
+            queens.push((setup.frame.row[level] as usize, col as usize));
+        }
+        queens
+    }
+
+    /// The completions of task `index` that the rotations fixing its constellation leave
+    /// unchanged (none unless [`is_symmetric`](Self::is_symmetric)); `None` if `stop` was set
+    /// before the count was finished.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use nqueens::engine::{backtrack::{BacktrackTasks, Fixed}, TaskSet};
+    /// let tasks = BacktrackTasks::new(8).unwrap();
+    /// let go = AtomicBool::new(false);
+    /// let fixed: Vec<Fixed> = (0..tasks.len()).filter_map(|i| tasks.fixed(i, &go)).collect();
+    /// // The four solutions of N = 8 that a half turn keeps, in classes of four.
+    /// assert_eq!(fixed.iter().map(|f| f.half).sum::<u64>(), 1);
+    /// ```
+    pub fn fixed(&self, index: usize, stop: &AtomicBool) -> Option<Fixed> {
+        let setup = &self.constellations[self.tasks[index].constellation as usize];
+        let mut fixed = Fixed::default();
+        if setup.inspect {
+            let queens = self.queens(index);
+            let count = |turn: Turn| {
+                if setup.stabiliser.contains(&turn.symmetry()) {
+                    count_holding(self.n, turn, &queens, stop)
+                } else {
+                    0
+                }
+            };
+            fixed.half = count(Turn::Half);
+            fixed.quarter = count(Turn::Quarter);
+        }
+        (!stop.load(Ordering::Relaxed)).then_some(fixed)
+    }
+
+    /// The tally of task `index` from the number of its completions and those of them that
+    /// rotations leave unchanged: each completion stands for `weight` solutions, and adds
+    /// `weight` times the number of its constellation's symmetries that leave it unchanged to
+    /// eight times the unique count (Burnside, see [`Tally`]).
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::{kernel, BacktrackTasks}, TaskSet};
+    /// let tasks = BacktrackTasks::new(10).unwrap();
+    /// let go = std::sync::atomic::AtomicBool::new(false);
+    /// for i in 0..tasks.len() {
+    ///     let (frame, start, _) = tasks.prepare(i);
+    ///     let found = kernel::count(frame, start);
+    ///     assert_eq!(tasks.tally(i, found, tasks.fixed(i, &go).unwrap()), tasks.count(i));
+    /// }
+    /// ```
+    pub fn tally(&self, index: usize, found: u64, fixed: Fixed) -> Tally {
+        let setup = &self.constellations[self.tasks[index].constellation as usize];
+        let weight = u128::from(setup.weight);
+        let kept: u64 = setup
+            .stabiliser
+            .iter()
+            .map(|&g| match g {
+                Symmetry::Rotate180 => fixed.half,
+                Symmetry::Rotate90 | Symmetry::Rotate270 => fixed.quarter,
+                // The lone queen of n = 1, or nothing.
+                _ => reflection_fixed(self.n),
+            })
+            .sum();
+        Tally {
+            total: weight * u128::from(found),
+            unique8: weight * (u128::from(found) + u128::from(kept)),
+        }
+    }
+
+    /// Counts task `index` the slow, obvious way: every completion is built as a full
+    /// placement and each of its constellation's symmetries tried on it. The oracle of
+    /// [`fixed`](Self::fixed) and [`tally`](Self::tally) in the tests.
+    ///
+    /// ```
+    /// use nqueens::engine::{backtrack::BacktrackTasks, TaskSet};
+    /// let tasks = BacktrackTasks::new(9).unwrap();
+    /// assert!((0..tasks.len()).all(|i| tasks.count_by_inspection(i) == tasks.count(i)));
+    /// ```
+    pub fn count_by_inspection(&self, index: usize) -> Tally {
+        self.count_symmetric(index, &AtomicBool::new(false))
+    }
+
+    /// Counts a task by building every completion and trying each of the constellation's
+    /// symmetries on it.
     fn count_symmetric(&self, index: usize, stop: &AtomicBool) -> Tally {
         let n = self.n;
         let task = self.tasks[index];
@@ -297,20 +407,11 @@ impl TaskSet for BacktrackTasks {
         self.tasks.len()
     }
     fn count_unless_stopped(&self, index: usize, stop: &AtomicBool) -> Option<Tally> {
-        let setup = &self.constellations[self.tasks[index].constellation as usize];
-        let tally = if !setup.inspect {
-            let (frame, start, weight) = self.prepare(index);
-            let found = kernel::count_unless_stopped(frame, start, stop) as u128;
-            // Each completion's class has 8 members, of which `weight` are counted here.
-            Tally {
-                total: found * weight as u128,
-                unique8: found * weight as u128,
-            }
-        } else {
-            self.count_symmetric(index, stop)
-        };
+        let (frame, start, _) = self.prepare(index);
+        let found = kernel::count_unless_stopped(frame, start, stop);
+        let fixed = self.fixed(index, stop)?;
         // The searches return early once `stop` is set, so a sum made after it is incomplete.
-        (!stop.load(Ordering::Relaxed)).then_some(tally)
+        (!stop.load(Ordering::Relaxed)).then(|| self.tally(index, found, fixed))
     }
     fn memory_bytes(&self, threads: usize) -> u64 {
         // The task list itself is not counted.

@@ -10,10 +10,10 @@
 //!    stack fits the GPU thread's share of shared memory ([`items_of`]).
 //! 2. The kernel (`kernel.cu`, one source for NVRTC and the host C++ compiler) counts every
 //!    item's completions; a persistent grid's threads take items one at a time.
-//! 3. The host adds each task's items up, multiplies by the constellation's orbit, and reports
-//!    the task as finished ([`count_tasks`]). Tasks whose constellation a rotation fixes
-//!    (about one in n², their completions must be inspected one by one) are counted by the CPU
-//!    engine on the other cores meanwhile.
+//! 3. The host adds each task's items up into its tally and reports the task as finished
+//!    ([`count_tasks`]). For the tasks whose constellation a rotation fixes (about one in n²),
+//!    the unique count also needs the completions the rotation leaves unchanged: the CPU counts
+//!    those meanwhile, with a search that places each queen with its images.
 //!
 //! Two batches are in flight at once, on two streams: while the GPU counts one, the host
 //! prepares the next, and the next kernel's blocks fill the multiprocessors as the last blocks
@@ -28,16 +28,16 @@
 pub mod cuda;
 pub mod host;
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 pub use super::GpuReport as Report;
-use super::backtrack::BacktrackTasks;
 use super::backtrack::constellation::{Frame, Start};
-use super::run::{self, Outcome, RunError};
+use super::backtrack::{self, BacktrackTasks};
+use super::run::{Outcome, RunError};
 use super::{GpuError, Tally, TaskSet};
 
 /// Words per work item: frame index, `level | levels << 8`, cols, left, right
@@ -183,36 +183,21 @@ impl Batch {
         self.items.len() / ITEM_WORDS
     }
 
-    /// Each task's tally from the items' counts: the sum of its items times its orbit.
+    /// Each task's completions: the sum of its items' counts.
     ///
     /// ```
-    /// use nqueens::engine::{backtrack::BacktrackTasks, gpu::Batch, TaskSet};
+    /// use nqueens::engine::{backtrack::BacktrackTasks, gpu::Batch};
     /// let tasks = BacktrackTasks::new(8).unwrap();
-    /// let batch = Batch::of(&tasks, &[0], 3);
+    /// let batch = Batch::of(&tasks, &[0, 1], 3);
     /// let ones = vec![1; batch.item_count()];
-    /// let (index, tally) = batch.tallies(&tasks, &ones).next().unwrap();
-    /// assert_eq!(index, 0);
-    /// assert_eq!(tally.total % batch.item_count() as u128, 0);
+    /// let found: Vec<(usize, u64)> = batch.found(&ones).collect();
+    /// assert_eq!(found.iter().map(|&(_, f)| f).sum::<u64>(), batch.item_count() as u64);
+    /// assert_eq!((found[0].0, found[1].0), (0, 1));
     /// ```
-    pub fn tallies<'a>(
-        &'a self,
-        tasks: &'a BacktrackTasks,
-        counts: &'a [u64],
-    ) -> impl Iterator<Item = (usize, Tally)> + 'a {
+    pub fn found<'a>(&'a self, counts: &'a [u64]) -> impl Iterator<Item = (usize, u64)> + 'a {
         self.tasks.iter().enumerate().map(move |(k, &index)| {
             let begin = if k == 0 { 0 } else { self.ends[k - 1] };
-            let found: u128 = counts[begin..self.ends[k]]
-                .iter()
-                .map(|&c| u128::from(c))
-                .sum();
-            let weight = u128::from(tasks.prepare(index).2);
-            (
-                index,
-                Tally {
-                    total: found * weight,
-                    unique8: found * weight,
-                },
-            )
+            (index, counts[begin..self.ends[k]].iter().sum())
         })
     }
 }
@@ -241,9 +226,14 @@ pub struct Collected {
     pub span: (f64, f64),
 }
 
-/// Counts the tasks `todo` of `tasks` on `backend`, with the symmetric tasks on `threads`
-/// CPU threads meanwhile; as [`run::count_tasks`] does on the CPU: `on_done` once per finished
-/// task, and `stop` ends the run within about a batch, reporting the batches under way.
+/// Counts the tasks `todo` of `tasks` on `backend`, as [`run::count_tasks`] does on the CPU:
+/// `on_done` once per finished task, and `stop` ends the run within about a batch, reporting
+/// the batches under way.
+///
+/// The backend counts every task's completions. For the tasks whose constellation a rotation
+/// fixes, the completions the rotation leaves unchanged ([`BacktrackTasks::fixed`]) are
+/// counted on `threads` CPU threads meanwhile; those tasks go to the backend last, so that
+/// this is done when their counts come back.
 pub fn count_tasks<E: Send>(
     backend: &mut dyn Backend,
     tasks: &BacktrackTasks,
@@ -252,48 +242,72 @@ pub fn count_tasks<E: Send>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
 ) -> Result<(Outcome, Report), RunError<E>> {
-    let (on_cpu, on_gpu): (Vec<usize>, Vec<usize>) =
+    let (symmetric, plain): (Vec<usize>, Vec<usize>) =
         todo.iter().partition(|&&index| tasks.is_symmetric(index));
+    let order: Vec<usize> = plain.iter().chain(&symmetric).copied().collect();
     let mut report = Report {
-        cpu_tasks: on_cpu.len(),
+        symmetric_tasks: symmetric.len(),
         ..Report::default()
     };
-    let failed = AtomicBool::new(false);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|source| RunError::Threads { threads, source })?;
-    let (cpu, gpu) = std::thread::scope(|scope| {
-        let cpu = scope.spawn(|| {
-            run::count_tasks(tasks, &on_cpu, threads, stop, on_done)
-                .inspect_err(|_| failed.store(true, Ordering::Relaxed))
+    let outcome = std::thread::scope(|scope| {
+        let fixed = scope.spawn(|| {
+            pool.install(|| {
+                symmetric
+                    .par_iter()
+                    .map(|&index| (index, tasks.fixed(index, stop)))
+                    .collect::<HashMap<usize, Option<backtrack::Fixed>>>()
+            })
         });
-        let gpu = batches(
+        let mut fixed = FixedCounts::Pending(fixed);
+        batches(
             backend,
             &pool,
             tasks,
-            &on_gpu,
+            &order,
             stop,
-            &failed,
+            &mut fixed,
             on_done,
             &mut report,
         )
-        .inspect_err(|_| failed.store(true, Ordering::Relaxed));
-        (cpu.join().expect("the CPU counter does not panic"), gpu)
-    });
-    let (cpu, gpu) = (cpu?, gpu?);
-    let done = cpu.done + gpu.done;
-    let mut tally = cpu.tally;
-    tally += gpu.tally;
-    let outcome = Outcome {
-        tally,
-        done,
-        stopped: done < todo.len(),
-    };
+    })?;
     Ok((outcome, report))
 }
 
-/// The GPU's share of [`count_tasks`]: batches of `todo`, two in flight.
+/// The symmetric tasks' fixed completions: being counted, or counted (`None` for a task the
+/// stop flag cut short).
+enum FixedCounts<'scope> {
+    Pending(std::thread::ScopedJoinHandle<'scope, HashMap<usize, Option<backtrack::Fixed>>>),
+    Done(HashMap<usize, Option<backtrack::Fixed>>),
+}
+
+impl FixedCounts<'_> {
+    /// Task `index`'s fixed completions, waiting for them if need be; `None` if they were not
+    /// counted to the end.
+    fn of(&mut self, index: usize) -> Option<backtrack::Fixed> {
+        if let FixedCounts::Pending(_) = self {
+            let FixedCounts::Pending(handle) =
+                std::mem::replace(self, FixedCounts::Done(HashMap::new()))
+            else {
+                unreachable!("just matched");
+            };
+            *self = FixedCounts::Done(
+                handle
+                    .join()
+                    .expect("counting fixed completions does not panic"),
+            );
+        }
+        match self {
+            FixedCounts::Done(map) => map.get(&index).copied().flatten(),
+            FixedCounts::Pending(_) => unreachable!("joined above"),
+        }
+    }
+}
+
+/// The backend's share of [`count_tasks`]: batches of `todo`, two in flight.
 #[allow(clippy::too_many_arguments)]
 fn batches<E: Send>(
     backend: &mut dyn Backend,
@@ -301,7 +315,7 @@ fn batches<E: Send>(
     tasks: &BacktrackTasks,
     todo: &[usize],
     stop: &AtomicBool,
-    failed: &AtomicBool,
+    fixed: &mut FixedCounts<'_>,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
     report: &mut Report,
 ) -> Result<Outcome, RunError<E>> {
@@ -319,10 +333,9 @@ fn batches<E: Send>(
     let mut free_slots = vec![1, 0];
     // The end of the device's busy time so far, for the union of the batches' spans.
     let mut busy_until = 0.0f64;
-    let halt = || stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed);
     loop {
         while let Some(&slot) = free_slots.last() {
-            if next == todo.len() || halt() {
+            if next == todo.len() || stop.load(Ordering::Relaxed) {
                 break;
             }
             let batch = pool.install(|| next_batch(tasks, &todo[next..], remaining, target_items));
@@ -340,7 +353,17 @@ fn batches<E: Send>(
         report.items += batch.item_count() as u64;
         report.kernel_seconds += (span.1 - span.0.max(busy_until)).max(0.0);
         busy_until = busy_until.max(span.1);
-        for (index, tally) in batch.tallies(tasks, &counts) {
+        for (index, found) in batch.found(&counts) {
+            let kept = if tasks.is_symmetric(index) {
+                match fixed.of(index) {
+                    Some(kept) => kept,
+                    // Cut short by the stop flag: the task is not finished.
+                    None => continue,
+                }
+            } else {
+                backtrack::Fixed::default()
+            };
+            let tally = tasks.tally(index, found, kept);
             on_done(index, tally).map_err(RunError::Callback)?;
             outcome.tally += tally;
             outcome.done += 1;
@@ -353,6 +376,7 @@ fn batches<E: Send>(
         let rate = report.items as f64 / elapsed;
         target_items = ((rate * BATCH_SECONDS) as usize).clamp(1 << 12, 1 << 24);
     }
+    outcome.stopped = outcome.done < todo.len();
     Ok(outcome)
 }
 

@@ -126,6 +126,50 @@ pub fn count(n: usize, turn: Turn) -> u64 {
     (0..n).map(|first| count_from(n, turn, first)).sum()
 }
 
+/// Counts the solutions unchanged by `turn` that hold every queen of `queens` (squares
+/// `(row, col)`), or 0 if those queens and their images under `turn` attack each other. With
+/// `stop` set it returns early, with a count to be thrown away.
+///
+/// The Backtrack strategy asks this of its tasks whose border queens a rotation maps onto
+/// themselves: it counts their symmetric completions, which the unique count needs, without
+/// building every completion.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use nqueens::engine::join::symmetric::{count, count_holding, Turn};
+/// let go = AtomicBool::new(false);
+/// // No queen given: every symmetric solution.
+/// assert_eq!(count_holding(8, Turn::Half, &[], &go), count(8, Turn::Half));
+/// // 2 4 1 3 is its own quarter turn; a queen of it given, it is the only one.
+/// assert_eq!(count_holding(4, Turn::Quarter, &[(0, 1)], &go), 1);
+/// assert_eq!(count_holding(4, Turn::Quarter, &[(0, 0)], &go), 0);
+/// ```
+pub fn count_holding(n: usize, turn: Turn, queens: &[(usize, usize)], stop: &AtomicBool) -> u64 {
+    assert!((1..=MAX_N).contains(&n), "n out of range");
+    let mut board = Board {
+        n,
+        rows: 0,
+        cols: 0,
+        diag: 0,
+        anti: 0,
+    };
+    let mut squares: Vec<(usize, usize)> = Vec::new();
+    for &(r, c) in queens {
+        assert!(r < n && c < n, "a queen off the board");
+        let (orbit, len) = turn.orbit(n, r, c);
+        squares.extend_from_slice(&orbit[..len]);
+    }
+    squares.sort_unstable();
+    squares.dedup();
+    for (r, c) in squares {
+        match board.place(r, c) {
+            Some(next) => board = next,
+            None => return 0,
+        }
+    }
+    board.count(turn, stop)
+}
+
 /// The number of solutions that a reflection leaves unchanged: 1 for `n = 1`, else 0.
 ///
 /// The module docs give the reason; the engine adds `4 ×` this to its Burnside sum.
@@ -157,20 +201,23 @@ impl Board {
         // The centre is its own image: one queen, not an orbit of copies attacking each other.
         let len = if squares[1] == squares[0] { 1 } else { len };
         for &(r, c) in &squares[..len] {
-            let (row, col) = (1u32 << r, 1u32 << c);
-            let (d, a) = (1u64 << (r + c), 1u64 << (r + self.n - 1 - c));
-            if self.rows & row != 0
-                || self.cols & col != 0
-                || self.diag & d != 0
-                || self.anti & a != 0
-            {
-                return None;
-            }
-            self.rows |= row;
-            self.cols |= col;
-            self.diag |= d;
-            self.anti |= a;
+            self = self.place(r, c)?;
         }
+        Some(self)
+    }
+
+    /// Places the one queen `(r, c)`, or `None` if it is attacked.
+    fn place(mut self, r: usize, c: usize) -> Option<Board> {
+        let (row, col) = (1u32 << r, 1u32 << c);
+        let (d, a) = (1u64 << (r + c), 1u64 << (r + self.n - 1 - c));
+        if self.rows & row != 0 || self.cols & col != 0 || self.diag & d != 0 || self.anti & a != 0
+        {
+            return None;
+        }
+        self.rows |= row;
+        self.cols |= col;
+        self.diag |= d;
+        self.anti |= a;
         Some(self)
     }
 
