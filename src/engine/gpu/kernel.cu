@@ -72,113 +72,171 @@ NQ_FN nq_u32 nq_two(nq_u32 s, nq_u32 last_open, nq_u32 cols, nq_u32 left, nq_u32
     return NQ_POPC(open) * NQ_POPC(rest) - NQ_POPC(ones) - 2 * NQ_POPC(twos);
 }
 
-// The completions below one item. `frame` is the item's frame (NQ_FRAME_WORDS words),
-// `levels` its free rows, `level` the row to search next, `cols/left/right` what the queens
-// placed so far take on that row. The stack is `stack[k * stride]` for its k-th word, so that
-// on the GPU each thread's stack is a column of a block-wide array in shared memory (one bank
-// per thread) and on the CPU a plain array (stride 1). It must hold 4 * (levels - level - 3)
-// words.
-//
-// Every turn of the loop places one queen. A thread that runs out of queens on a row climbs
-// back up in the same turn (the `while` at the end), so that the threads of a warp, each at
-// its own depth, spend their turns placing queens together rather than taking turns to climb.
-// The frame's words for the current row (its shift) and the row below (its open columns) are
-// kept in registers and loaded only when the row changes: the deepest row, where most queens
-// are placed, loads nothing.
-NQ_FN nq_u64 nq_count_item(const nq_u64 *frame, nq_u32 levels, nq_u32 level, nq_u32 cols,
-                           nq_u32 left, nq_u32 right, nq_u32 *stack, nq_u32 stride) {
+// The search below one work item, as a thread holds it between turns. `frame` is the item's
+// frame (NQ_FRAME_WORDS words); the last two free rows' open columns and shift are the same for
+// every node, so they are kept here; `shift` and `below` are the frame's words for the current
+// row (its shift) and the row below (its open columns), reloaded only when the row changes.
+typedef struct {
+    const nq_u64 *frame;
+    nq_u32 deepest, tail_shift, last_open;
+    nq_u32 level, depth, cols, left, right, open, shift, below;
+    nq_u64 found;
+} nq_search;
+
+// Starts the search below an item: `levels` free rows, `level` the row to search next,
+// `cols/left/right` what the queens placed so far take on that row. Returns 1 if the search
+// needs turns (`nq_turn`), 0 if `s->found` is already the item's count (fewer than three free
+// rows left, or no open square on this one).
+NQ_FN int nq_begin(nq_search *s, const nq_u64 *frame, nq_u32 levels, nq_u32 level, nq_u32 cols,
+                   nq_u32 left, nq_u32 right) {
     nq_u32 open = nq_open(frame[level]) & ~(cols | left | right);
     nq_u32 remaining = levels - level;
-    if (remaining == 0) return 1;
-    if (remaining == 1) return NQ_POPC(open);
-    // The last two free rows' open columns and shift are the same for every node.
-    nq_u32 tail_shift = nq_shift(frame[levels - 2]);
-    nq_u32 last_open = nq_open(frame[levels - 1]);
-    if (remaining == 2) return nq_two(tail_shift, last_open, cols, left, right, open);
+    s->found = 0;
+    if (remaining == 0) {
+        s->found = 1;
+        return 0;
+    }
+    if (remaining == 1) {
+        s->found = NQ_POPC(open);
+        return 0;
+    }
+    s->tail_shift = nq_shift(frame[levels - 2]);
+    s->last_open = nq_open(frame[levels - 1]);
+    if (remaining == 2) {
+        s->found = nq_two(s->tail_shift, s->last_open, cols, left, right, open);
+        return 0;
+    }
     if (open == 0) return 0;
-    nq_u32 deepest = levels - 3;
-    nq_u32 shift = nq_shift(frame[level]);
-    nq_u32 below = nq_open(frame[level + 1]);
-    nq_u64 found = 0;
-    nq_u32 depth = 0;
+    s->frame = frame;
+    s->deepest = levels - 3;
+    s->level = level;
+    s->depth = 0;
+    s->cols = cols;
+    s->left = left;
+    s->right = right;
+    s->open = open;
+    s->shift = nq_shift(frame[level]);
+    s->below = nq_open(frame[level + 1]);
+    return 1;
+}
+
+// One turn of the search: places the next queen of the current row (`s->open` is not empty),
+// then either counts the last two rows below it, or goes down a row, or, when the row has no
+// queen left, climbs back up to a row that has one. Returns 0 once the search is over, with
+// the item's count in `s->found`.
+//
+// The stack is `stack[k * stride]` for its k-th word: on the GPU each thread's stack is a
+// column of a block-wide array in shared memory (one bank per thread), on the CPU a plain
+// array (stride 1). It holds 4 words for each row between the item's row and the deepest.
+//
+// A thread that runs out of queens on a row climbs back in the same turn, so that the threads
+// of a warp, each at its own depth, spend their turns placing queens together rather than
+// taking turns to climb.
+NQ_FN int nq_turn(nq_search *s, nq_u32 *stack, nq_u32 stride) {
+    nq_u32 q = s->open & (0u - s->open);
+    s->open ^= q;
+    nq_u32 c = s->cols | q;
+    nq_u32 l = (s->left | q) >> s->shift;
+    nq_u32 r = (s->right | q) << s->shift;
+    nq_u32 next = s->below & ~(c | l | r);
+    if (s->level == s->deepest) {
+        s->found += nq_two(s->tail_shift, s->last_open, c, l, r, next);
+    } else if (next != 0) {
+        nq_u32 *entry = stack + 4 * s->depth * stride;
+        entry[0] = s->cols;
+        entry[stride] = s->left;
+        entry[2 * stride] = s->right;
+        entry[3 * stride] = s->open;
+        ++s->depth;
+        ++s->level;
+        s->cols = c;
+        s->left = l;
+        s->right = r;
+        s->open = next;
+        s->shift = nq_shift(s->frame[s->level]);
+        s->below = nq_open(s->frame[s->level + 1]);
+        return 1;
+    }
+    if (s->open == 0) {
+        nq_u32 *entry;
+        do {
+            if (s->depth == 0) return 0;
+            --s->depth;
+            --s->level;
+            entry = stack + 4 * s->depth * stride;
+            s->open = entry[3 * stride];
+        } while (s->open == 0);
+        s->cols = entry[0];
+        s->left = entry[stride];
+        s->right = entry[2 * stride];
+        s->shift = nq_shift(s->frame[s->level]);
+        s->below = nq_open(s->frame[s->level + 1]);
+    }
+    return 1;
+}
+
+#if defined(__CUDACC__)
+#define NQ_TAKE(next) atomicAdd(next, 1u)
+#else
+#define NQ_TAKE(next) ((*(next))++)
+#endif
+
+// What one thread does: take items from the shared counter `next` and count each into
+// `counts`, until none is left. Taking the next item is part of the same loop as the search's
+// turns: a thread whose item is done takes another at once while the others of its warp go on
+// with theirs, instead of the whole warp waiting for its largest item (items differ in size by
+// orders of magnitude). On the CPU, one thread does it all.
+NQ_FN void nq_run(const nq_u32 *items, nq_u32 n_items, const nq_u64 *frames, nq_u64 *counts,
+                  nq_u32 *next, nq_u32 *stack, nq_u32 stride) {
+    nq_search s;
+    nq_u32 i = 0;
+    int busy = 0;
     for (;;) {
-        nq_u32 q = open & (0u - open);
-        open ^= q;
-        nq_u32 c = cols | q;
-        nq_u32 l = (left | q) >> shift;
-        nq_u32 r = (right | q) << shift;
-        nq_u32 next = below & ~(c | l | r);
-        if (level == deepest) {
-            found += nq_two(tail_shift, last_open, c, l, r, next);
-        } else if (next != 0) {
-            nq_u32 *entry = stack + 4 * depth * stride;
-            entry[0] = cols;
-            entry[stride] = left;
-            entry[2 * stride] = right;
-            entry[3 * stride] = open;
-            ++depth;
-            ++level;
-            cols = c;
-            left = l;
-            right = r;
-            open = next;
-            shift = nq_shift(frame[level]);
-            below = nq_open(frame[level + 1]);
-            continue;
+        if (!busy) {
+            i = NQ_TAKE(next);
+            if (i >= n_items) return;
+            const nq_u32 *item = items + (nq_u64)i * NQ_ITEM_WORDS;
+            busy = nq_begin(&s, frames + (nq_u64)item[0] * NQ_FRAME_WORDS, item[1] >> 8,
+                            item[1] & 0xff, item[2], item[3], item[4]);
+            if (!busy) {
+                counts[i] = s.found;
+                continue;
+            }
         }
-        if (open == 0) {
-            do {
-                if (depth == 0) return found;
-                --depth;
-                --level;
-                nq_u32 *entry = stack + 4 * depth * stride;
-                open = entry[3 * stride];
-            } while (open == 0);
-            nq_u32 *entry = stack + 4 * depth * stride;
-            cols = entry[0];
-            left = entry[stride];
-            right = entry[2 * stride];
-            shift = nq_shift(frame[level]);
-            below = nq_open(frame[level + 1]);
+        if (!nq_turn(&s, stack, stride)) {
+            counts[i] = s.found;
+            busy = 0;
         }
     }
 }
 
-// Item `i` of `items` counted into `counts[i]`.
-NQ_FN void nq_count_one(const nq_u32 *items, const nq_u64 *frames, nq_u64 *counts, nq_u32 i,
-                        nq_u32 *stack, nq_u32 stride) {
-    const nq_u32 *item = items + (nq_u64)i * NQ_ITEM_WORDS;
-    const nq_u64 *frame = frames + (nq_u64)item[0] * NQ_FRAME_WORDS;
-    counts[i] = nq_count_item(frame, item[1] >> 8, item[1] & 0xff, item[2], item[3], item[4],
-                              stack, stride);
-}
-
 #if defined(__CUDACC__)
-// The kernel: a persistent grid (as many blocks as fit on the GPU at once) whose threads take
-// items one at a time from a shared counter until none is left. Items differ in size by
-// orders of magnitude; taking them one at a time keeps every thread busy until the last ones.
+// The kernel: a persistent grid (as many blocks as fit on the GPU at once) of threads that
+// each run `nq_run`, with their stacks in shared memory.
 extern "C" __global__ void __launch_bounds__(NQ_BLOCK, NQ_MIN_BLOCKS)
     nq_count(const nq_u32 *items, nq_u32 n_items, const nq_u64 *frames, nq_u64 *counts,
              nq_u32 *next) {
     __shared__ nq_u32 stacks[4 * NQ_STACK * NQ_BLOCK];
-    nq_u32 *mine = stacks + threadIdx.x;
-    for (;;) {
-        nq_u32 i = atomicAdd(next, 1u);
-        if (i >= n_items) return;
-        nq_count_one(items, frames, counts, i, mine, NQ_BLOCK);
-    }
+    nq_run(items, n_items, frames, counts, next, stacks + threadIdx.x, NQ_BLOCK);
 }
 #else
-// The CPU's entry points, for the tests: one item, and a whole batch in the kernel's order.
+// The CPU's entry points, for the tests: one item, and a whole batch as one GPU thread would
+// count it.
 extern "C" nq_u64 nq_host_count_item(const nq_u64 *frame, nq_u32 levels, nq_u32 level,
                                      nq_u32 cols, nq_u32 left, nq_u32 right) {
     nq_u32 stack[4 * 32];
-    return nq_count_item(frame, levels, level, cols, left, right, stack, 1);
+    nq_search s;
+    if (nq_begin(&s, frame, levels, level, cols, left, right)) {
+        while (nq_turn(&s, stack, 1)) {
+        }
+    }
+    return s.found;
 }
 
 extern "C" void nq_host_count(const nq_u32 *items, nq_u32 n_items, const nq_u64 *frames,
                               nq_u64 *counts) {
     nq_u32 stack[4 * 32];
-    for (nq_u32 i = 0; i < n_items; ++i) nq_count_one(items, frames, counts, i, stack, 1);
+    nq_u32 next = 0;
+    nq_run(items, n_items, frames, counts, &next, stack, 1);
 }
 #endif
