@@ -285,3 +285,20 @@ fn without_a_driver_the_gpu_is_refused_in_one_line() {
         assert!(err.is_bad_input(), "{err}");
     }
 }
+
+#[test]
+fn the_command_line_without_a_gpu_says_what_is_missing_in_one_line() {
+    // A build with the feature on the test machines, which have no NVIDIA driver.
+    let Err(missing) = nqueens::engine::device_available(nqueens::engine::Device::Gpu) else {
+        return;
+    };
+    let out = assert_cmd::Command::cargo_bin("nqueens")
+        .unwrap()
+        .args(["count", "12", "--device", "gpu"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end(), format!("error: {missing}"));
+}

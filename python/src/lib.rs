@@ -19,7 +19,7 @@ use std::time::Duration;
 use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::cp::{Instance, InstanceError, Options, Solver, Stats, Status};
-use nqueens::engine::{self, Strategy};
+use nqueens::engine::{self, Device, Strategy};
 use nqueens::solutions::{Solutions, UniqueSolutions};
 use nqueens::{Counter, Placement, large};
 use pyo3::buffer::PyBuffer;
@@ -83,6 +83,7 @@ struct CountOptions {
     method: Option<Method>,
     max_memory: Option<u64>,
     checkpoint: Option<PathBuf>,
+    device: Device,
 }
 
 #[derive(Clone, Copy)]
@@ -98,7 +99,9 @@ impl CountOptions {
         algo: Option<&str>,
         max_memory: Option<&Bound<'_, PyAny>>,
         checkpoint: Option<PathBuf>,
+        device: Option<&str>,
     ) -> PyResult<Self> {
+        let device = device.map_or(Ok(Device::Cpu), str::parse).map_err(value_error)?;
         let threads = match threads {
             Some(t) => match natural(t, "threads")? {
                 0 => return Err(PyValueError::new_err("threads must be at least 1, not 0")),
@@ -125,12 +128,13 @@ impl CountOptions {
             method,
             max_memory,
             checkpoint,
+            device,
         })
     }
 
     /// The library's counter for `n` with these options (no progress, no stop flag yet).
     fn counter(&self, n: usize) -> Counter<'_> {
-        let mut c = Counter::new(n);
+        let mut c = Counter::new(n).device(self.device);
         match self.method {
             Some(Method::Strategy(s)) => c = c.strategy(s),
             Some(Method::Algo(a)) => c = c.algo(a),
@@ -185,7 +189,8 @@ fn count_tuple(r: CountResult) -> CountTuple {
 /// Checks that `n` can be counted with these options without counting anything (raises
 /// what [`count`] would raise before it starts).
 #[pyfunction]
-#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None))]
+#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None, device=None))]
+#[allow(clippy::too_many_arguments)]
 fn check_count(
     n: &Bound<'_, PyAny>,
     threads: Option<&Bound<'_, PyAny>>,
@@ -193,9 +198,10 @@ fn check_count(
     algo: Option<&str>,
     max_memory: Option<&Bound<'_, PyAny>>,
     checkpoint: Option<PathBuf>,
+    device: Option<&str>,
 ) -> PyResult<()> {
     let n = board_size(n)?;
-    let options = CountOptions::new(threads, strategy, algo, max_memory, checkpoint)?;
+    let options = CountOptions::new(threads, strategy, algo, max_memory, checkpoint, device)?;
     options.counter(n).check().map_err(count_error)
 }
 
@@ -206,7 +212,7 @@ fn check_count(
 /// count's tasks within milliseconds) and to call `progress(done, total)` when tasks have
 /// finished since the last call.
 #[pyfunction]
-#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None, progress=None))]
+#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None, progress=None, device=None))]
 #[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
@@ -217,10 +223,12 @@ fn count(
     max_memory: Option<&Bound<'_, PyAny>>,
     checkpoint: Option<PathBuf>,
     progress: Option<&Bound<'_, PyAny>>,
+    device: Option<&str>,
 ) -> PyResult<CountTuple> {
     let n = board_size(n)?;
-    let options = CountOptions::new(threads, strategy, algo, max_memory, checkpoint)?;
+    let options = CountOptions::new(threads, strategy, algo, max_memory, checkpoint, device)?;
     let quick = (1..=QUICK_N).contains(&n)
+        && options.device == Device::Cpu
         && progress.is_none()
         && options.checkpoint.is_none()
         && !matches!(options.method, Some(Method::Algo(_)));

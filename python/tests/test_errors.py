@@ -30,6 +30,11 @@ import nqueens
         ((8,), {"max_memory": -1}, ValueError, "max_memory"),
         ((8,), {"progress": 5}, TypeError, "progress must be"),
         ((8,), {"algo": "flags", "checkpoint": "x.ckpt"}, ValueError, "checkpoint or a shard needs the engine"),
+        # The module CI builds has no GPU support; a GPU build without a GPU says what is missing.
+        ((12,), {"device": "gpu"}, ValueError, "GPU support|NVIDIA driver|NVRTC|sees no GPU"),
+        ((12,), {"device": "tpu"}, ValueError, 'unknown device "tpu"'),
+        ((12,), {"device": "gpu", "strategy": "join"}, ValueError, "backtrack strategy, not the join"),
+        ((12,), {"device": "gpu", "algo": "flags"}, ValueError, "not the flags algorithm"),
     ],
 )
 def test_count_errors(args, kwargs, error, message):

@@ -67,7 +67,8 @@ class CountResult:
             for (``unique=False``) or when the algorithm does not compute it (every ladder
             algorithm but ``"symmetry"``).
         seconds: wall-clock time of the count.
-        method: what counted: ``"engine/<strategy>"`` or ``"algo/<name>"``.
+        method: what counted: ``"engine/<strategy>"``, ``"gpu/<strategy>"`` or
+            ``"algo/<name>"``.
     """
 
     n: int
@@ -134,6 +135,7 @@ def count(
     progress: Optional[Progress] = ...,
     max_memory: Optional[int] = ...,
     checkpoint: Optional[PathLike] = ...,
+    device: str = ...,
 ) -> CountResult: ...
 
 
@@ -148,6 +150,7 @@ def count(
     progress: Optional[Progress] = ...,
     max_memory: Optional[int] = ...,
     checkpoint: Optional[PathLike] = ...,
+    device: str = ...,
 ) -> "list[CountResult]": ...
 
 
@@ -161,6 +164,7 @@ def count(
     progress: Optional[Progress] = None,
     max_memory: Optional[int] = None,
     checkpoint: Optional[PathLike] = None,
+    device: str = "cpu",
 ) -> Union[CountResult, "list[CountResult]"]:
     """Counts all solutions for ``n`` queens, and the unique ones (up to symmetry).
 
@@ -182,6 +186,9 @@ def count(
             default the memory available now.
         checkpoint: a file in which finished tasks are recorded; a count started again with
             the same file resumes where the last one stopped (engine only).
+        device: ``"cpu"``, or ``"gpu"`` to count the backtrack strategy's tasks on the first
+            NVIDIA GPU (a module built with the ``cuda`` feature, the NVIDIA driver and NVRTC;
+            otherwise ``ValueError`` says which is missing). Checkpoints mix with CPU counts.
 
     Returns:
         A :class:`CountResult` (a list of them for an iterable of sizes).
@@ -210,6 +217,7 @@ def count(
         algo=algo,
         max_memory=max_memory,
         checkpoint=checkpoint,
+        device=device,
     )
     if _is_size(n):
         return _result(_nqueens.count(n, progress=hook, **options), unique)

@@ -21,6 +21,7 @@ def check_count(
     algo: Optional[str] = None,
     max_memory: Optional[int] = None,
     checkpoint: Optional[_Path] = None,
+    device: Optional[str] = None,
 ) -> None:
     """Raises what ``count`` would raise before counting; counts nothing."""
 
@@ -33,6 +34,7 @@ def count(
     max_memory: Optional[int] = None,
     checkpoint: Optional[_Path] = None,
     progress: Optional[Callable[[int, int], Any]] = None,
+    device: Optional[str] = None,
 ) -> Tuple[int, int, Optional[int], float, str]:
     """Counts; returns ``(n, total, unique, seconds, method)``."""
 

@@ -222,6 +222,10 @@ impl Backend for Cuda {
         Ok(())
     }
 
+    fn width(&self) -> usize {
+        (self.grid * BLOCK) as usize
+    }
+
     fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError> {
         let n = items.len() / super::ITEM_WORDS;
         if n == 0 {

@@ -213,6 +213,11 @@ pub trait Backend {
     fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError>;
     /// Waits for the batch in `slot` and returns each item's count.
     fn collect(&mut self, slot: usize) -> Result<Collected, GpuError>;
+    /// How many items the backend counts at once (threads resident on the GPU): a batch of
+    /// fewer leaves some of them idle.
+    fn width(&self) -> usize {
+        1
+    }
 }
 
 /// A counted batch.
@@ -326,8 +331,10 @@ fn batches<E: Send>(
     backend.load_frames(&frame_table(tasks))?;
     let remaining = remaining(tasks.n());
     let started = Instant::now();
-    // The first batch is small, to measure the rate; later ones aim at BATCH_SECONDS.
-    let mut target_items: usize = 1 << 14;
+    // The first batch is small, to measure the rate; later ones aim at BATCH_SECONDS, but
+    // hold at least a few items for every thread, which large items at a low rate would not.
+    let fewest = 4 * backend.width();
+    let mut target_items: usize = fewest.max(1 << 14);
     let mut next = 0;
     let mut in_flight: VecDeque<(usize, Batch)> = VecDeque::new();
     let mut free_slots = vec![1, 0];
@@ -374,7 +381,7 @@ fn batches<E: Send>(
             .max(Duration::from_millis(1))
             .as_secs_f64();
         let rate = report.items as f64 / elapsed;
-        target_items = ((rate * BATCH_SECONDS) as usize).clamp(1 << 12, 1 << 24);
+        target_items = ((rate * BATCH_SECONDS) as usize).clamp(fewest.max(1 << 12), 1 << 24);
     }
     outcome.stopped = outcome.done < todo.len();
     Ok(outcome)
