@@ -381,7 +381,8 @@ fn batches<E: Send>(
             .max(Duration::from_millis(1))
             .as_secs_f64();
         let rate = report.items as f64 / elapsed;
-        target_items = ((rate * BATCH_SECONDS) as usize).clamp(fewest.max(1 << 12), 1 << 24);
+        let least = fewest.max(1 << 12);
+        target_items = ((rate * BATCH_SECONDS) as usize).clamp(least, least.max(1 << 24));
     }
     outcome.stopped = outcome.done < todo.len();
     Ok(outcome)
