@@ -3,8 +3,11 @@
 //! CI runs it for Hopper with NVRTC from the Python package index:
 //!
 //! ```text
-//! cargo run --features cuda --example gpu_kernel -- sm_90
+//! cargo run --features cuda --example gpu_kernel -- sm_90 [CUBIN]
 //! ```
+//!
+//! With a second argument it also writes the machine code there, to read with
+//! `nvdisasm -c CUBIN` or `cuobjdump -sass CUBIN`.
 use nqueens::engine::gpu::cuda::{self, Resources};
 
 fn main() {
@@ -31,6 +34,12 @@ fn main() {
         r.spill_bytes,
         compiled.cubin.len()
     );
+    if let Some(path) = std::env::args().nth(2)
+        && let Err(e) = std::fs::write(&path, &compiled.cubin)
+    {
+        eprintln!("error: cannot write {path}: {e}");
+        std::process::exit(1);
+    }
     if let Some(problem) = r.problem() {
         eprintln!("error: the kernel has {problem}");
         std::process::exit(1);
