@@ -162,8 +162,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let result = result.map_err(count_error)?;
         if let Some(gpu) = &result.gpu {
             eprintln!(
-                "N={n} on {}: {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} symmetric tasks",
+                "N={n} on {} ({} threads resident): {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} symmetric tasks",
                 gpu.device,
+                gpu.resident_threads,
                 gpu.batches,
                 gpu.items,
                 gpu.kernel_seconds,

@@ -444,6 +444,9 @@ pub const GPU_MAX_N: usize = 25;
 pub struct GpuReport {
     /// The device, as its driver names it.
     pub device: String,
+    /// Threads resident on the device at once (blocks per multiprocessor times
+    /// multiprocessors times threads per block): the kernel's occupancy.
+    pub resident_threads: usize,
     /// Batches counted.
     pub batches: usize,
     /// Work items counted.

@@ -10,7 +10,7 @@
 // columns and row shifts of one border constellation, see `Frame` in the Rust source), the
 // level reached and the columns and diagonals taken so far. The search below it is the CPU
 // engine's (`engine::backtrack::kernel`): a bitboard depth-first search with an explicit
-// stack, and the last two free rows counted without a loop (five popcounts, see `nq_two`).
+// stack, and the last two free rows counted without a loop (four popcounts, see `nq_two`).
 
 typedef unsigned int nq_u32;
 typedef unsigned long long nq_u64;

@@ -6,10 +6,11 @@
 //!
 //! 1. The host takes a **batch** of tasks and pushes each task's start a few levels deeper,
 //!    into **work items** (a frame, a level, the columns and diagonals taken): at most
-//!    [`kernel::REMAINING`](remaining) free rows are left below an item, so that its search
-//!    stack fits the GPU thread's share of shared memory ([`items_of`]).
+//!    [`remaining`] free rows are left below an item, so that its search stack fits the GPU
+//!    thread's share of shared memory ([`items_of`]).
 //! 2. The kernel (`kernel.cu`, one source for NVRTC and the host C++ compiler) counts every
-//!    item's completions; a persistent grid's threads take items one at a time.
+//!    item's completions; a persistent grid's threads take items one at a time, each within
+//!    the loop of the search's turns.
 //! 3. The host adds each task's items up into its tally and reports the task as finished
 //!    ([`count_tasks`]). For the tasks whose constellation a rotation fixes (about one in n²),
 //!    the unique count also needs the completions the rotation leaves unchanged: the CPU counts
@@ -424,5 +425,6 @@ pub fn count_on_gpu<E: Send>(
     let mut gpu = cuda::Cuda::new(remaining(tasks.n()))?;
     let (outcome, mut report) = count_tasks(&mut gpu, tasks, todo, threads, stop, on_done)?;
     report.device = gpu.name();
+    report.resident_threads = gpu.width();
     Ok((outcome, report))
 }
