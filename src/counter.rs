@@ -57,7 +57,7 @@ pub fn available_memory() -> u64 {
 pub enum Method {
     /// The production engine, split into numbered tasks by this strategy.
     Engine(Strategy),
-    /// One algorithm of the ladder (no checkpoint, no shard, no stopping mid-way).
+    /// One algorithm of the ladder (no checkpoint, no shard; a stop loses the whole count).
     Ladder(Algo),
     /// The production engine's tasks of this strategy, counted on a GPU ([`Device::Gpu`]).
     Gpu(Strategy),
@@ -532,7 +532,16 @@ impl<'a> Counter<'a> {
                     .num_threads(threads)
                     .build()
                     .map_err(|source| CountError::Threads { threads, source })?;
-                let counts = pool.install(|| algo.count(self.n))?;
+                let never = AtomicBool::new(false);
+                let stop = self.stop.unwrap_or(&never);
+                let Some(counts) = pool.install(|| algo.count_unless_stopped(self.n, stop))? else {
+                    // The ladder has no tasks: one search, unfinished.
+                    return Err(CountError::Interrupted {
+                        done: 0,
+                        of: 1,
+                        checkpoint: None,
+                    });
+                };
                 Ok(CountResult {
                     n: self.n,
                     total: u128::from(counts.total),

@@ -257,3 +257,94 @@ fn merge_of_an_endless_file_errs_in_bounded_memory() {
         .code(2)
         .stderr(one_error_line("larger than"));
 }
+
+/// Whether process `pid` catches SIGINT yet (the `SigCgt` mask of `/proc/PID/status`; where
+/// there is no `/proc`, after a generous second).
+fn catches_sigint(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/status")) {
+        Ok(status) => status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & 0b10 != 0),
+        Err(_) => {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            true
+        }
+    }
+}
+
+/// Runs `nqueens ARGS` (stdin from `stdin`), sends it `signal` once it catches signals, and
+/// returns its exit code and stderr. A minute without an exit is a hang: the test fails.
+#[cfg(unix)]
+fn interrupted(args: &[&str], stdin: Option<&Path>, signal: &str) -> (Option<i32>, String) {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdin(stdin.map_or(Stdio::null(), |p| File::open(p).unwrap().into()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !catches_sigint(child.id()) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended before the signal"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{args:?}: no handler"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = child.id().to_string();
+    let kill = |name: &str| Command::new("kill").args([name, &pid]).status().unwrap();
+    assert!(kill(signal).success());
+    let sent = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if sent.elapsed() > Duration::from_secs(60) {
+            kill("-KILL");
+            panic!("{args:?} still ran a minute after {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn every_ladder_count_stops_on_sigint_sigterm_and_sighup() {
+    let signals = ["-INT", "-TERM", "-HUP"];
+    for (i, algo) in nqueens::algo::Algo::ALL.into_iter().enumerate() {
+        // Counts of hours for every rung: permutations takes N up to 12 only.
+        let n = algo.max_n().min(24).to_string();
+        let signal = signals[i % signals.len()];
+        let (code, err) = interrupted(
+            &["count", &n, "--algo", algo.name(), "-j", "2"],
+            None,
+            signal,
+        );
+        assert_eq!(code, Some(1), "{algo} after {signal}: {err}");
+        assert!(err.contains("error: interrupted"), "{algo}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn complete_stops_on_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    // An empty board of 40: its completions take years to count.
+    let empty = dir.path().join("empty40.txt");
+    std::fs::write(&empty, "40\n").unwrap();
+    for args in [["complete", "-", "--count"], ["complete", "-", "--all"]] {
+        let (code, err) = interrupted(&args, Some(&empty), "-TERM");
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(err.contains("error: interrupted after"), "{err}");
+    }
+}
