@@ -278,6 +278,17 @@ fn catches_sigint(pid: u32) -> bool {
 /// returns its exit code and stderr. A minute without an exit is a hang: the test fails.
 #[cfg(unix)]
 fn interrupted(args: &[&str], stdin: Option<&Path>, signal: &str) -> (Option<i32>, String) {
+    interrupted_when(args, stdin, signal, || {})
+}
+
+/// [`interrupted`], calling `before` just before the signal is sent.
+#[cfg(unix)]
+fn interrupted_when(
+    args: &[&str],
+    stdin: Option<&Path>,
+    signal: &str,
+    before: impl FnOnce(),
+) -> (Option<i32>, String) {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
@@ -299,6 +310,7 @@ fn interrupted(args: &[&str], stdin: Option<&Path>, signal: &str) -> (Option<i32
         );
         std::thread::sleep(Duration::from_millis(5));
     }
+    before();
     let pid = child.id().to_string();
     let kill = |name: &str| Command::new("kill").args([name, &pid]).status().unwrap();
     assert!(kill(signal).success());
@@ -347,4 +359,128 @@ fn complete_stops_on_a_signal() {
         assert_eq!(code, Some(1), "{args:?}: {err}");
         assert!(err.contains("error: interrupted after"), "{err}");
     }
+}
+
+/// The mode bits of `path`.
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+fn no_output_replaces_a_checkpoint_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("busy.ck");
+    std::fs::write(&path, "a journal\n").unwrap();
+    // This test's own lock stands in for a count still writing its checkpoint.
+    let held = File::open(&path).unwrap();
+    held.try_lock().unwrap();
+    let out = path.to_str().unwrap();
+    for args in [
+        vec!["count", "8", "--out", out],
+        vec!["bench", "4..=5", "--json", out],
+        vec!["bench", "4..=5", "--csv", out],
+        vec!["bench", "4..=5", "--plot", out],
+    ] {
+        nqueens()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(one_error_line("is the checkpoint of a running count"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a journal\n");
+    }
+}
+
+#[test]
+fn two_outputs_of_one_command_must_be_two_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("o.json");
+    let b = dir.path().join(".").join("o.json");
+    nqueens()
+        .args(["bench", "4..=5", "--json"])
+        .arg(&a)
+        .arg("--csv")
+        .arg(&b)
+        .assert()
+        .code(2)
+        .stderr(one_error_line("--json and --csv name the same file"));
+    assert!(!a.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn out_keeps_the_mode_of_the_file_it_replaces_and_refuses_a_read_only_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "old\n").unwrap();
+    set_mode(&kept, 0o640);
+    nqueens()
+        .args(["count", "8", "--out"])
+        .arg(&kept)
+        .assert()
+        .success();
+    assert_eq!(mode(&kept), 0o640);
+    let result = ShardResult::read(File::open(&kept).unwrap()).unwrap();
+    assert_eq!(result.n, 8);
+
+    let read_only = dir.path().join("ro.json");
+    std::fs::write(&read_only, "old\n").unwrap();
+    set_mode(&read_only, 0o444);
+    for args in [["count", "8", "--out"], ["bench", "4..=5", "--json"]] {
+        nqueens()
+            .args(args)
+            .arg(&read_only)
+            .assert()
+            .code(2)
+            .stderr(one_error_line("is read-only"));
+        assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "old\n");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn new_outputs_follow_the_umask_and_no_temporary_file_waits_beside_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    for (umask, want) in [("022", 0o644), ("027", 0o640), ("077", 0o600)] {
+        let out = dir.path().join(format!("u{umask}.json"));
+        let script = format!("umask {umask} && exec \"$0\" count 8 --out \"$1\"");
+        Command::new("sh")
+            .args(["-c", &script])
+            .arg(&bin)
+            .arg(&out)
+            .assert()
+            .success();
+        assert_eq!(mode(&out), want, "umask {umask}");
+    }
+    // A count under way has made no temporary file yet: a kill leaves nothing behind.
+    let out = dir.path().join("later.json");
+    let temporaries = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".tmp")
+            })
+            .count()
+    };
+    let (code, err) = interrupted_when(
+        &["count", "30", "--out", out.to_str().unwrap()],
+        None,
+        "-INT",
+        || assert_eq!(temporaries(), 0),
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(temporaries(), 0);
+    assert!(!out.exists());
 }
