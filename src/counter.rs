@@ -703,6 +703,16 @@ impl<'a> Counter<'a> {
         }
         let mut tally = before;
         tally += outcome.tally;
+        // Each record was checked as it was read; a whole count resumed is checked once more
+        // as a whole (see `engine::bounds`).
+        if let (Some(path), true) = (self.checkpoint, self.shard == Slice::ALL && resumed > 0) {
+            engine::bounds::check_whole(self.n, tally).map_err(|why| {
+                CountError::Checkpoint(CheckpointError::Implausible {
+                    path: path.to_path_buf(),
+                    why,
+                })
+            })?;
+        }
         Ok(CountResult {
             n: self.n,
             total: tally.total,

@@ -484,3 +484,135 @@ fn new_outputs_follow_the_umask_and_no_temporary_file_waits_beside_them() {
     assert_eq!(temporaries(), 0);
     assert!(!out.exists());
 }
+
+/// The shard files of `count 12` split three ways, in `dir`, read back.
+fn shards_of_12(dir: &Path) -> Vec<(PathBuf, ShardResult)> {
+    (1..=3)
+        .map(|i| {
+            let out = dir.join(format!("s{i}.json"));
+            nqueens()
+                .args(["count", "12", "--shard", &format!("{i}/3"), "--out"])
+                .arg(&out)
+                .assert()
+                .success();
+            let result = ShardResult::read(File::open(&out).unwrap()).unwrap();
+            (out, result)
+        })
+        .collect()
+}
+
+/// Writes `result` to `path` with its checksum made to match, as a careless script would.
+fn forge(path: &Path, mut result: ShardResult) {
+    result.checksum = result.expected_checksum();
+    std::fs::write(path, serde_json::to_string(&result).unwrap()).unwrap();
+}
+
+#[test]
+fn merge_believes_no_forged_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards_of_12(dir.path());
+    let paths: Vec<&PathBuf> = files.iter().map(|(p, _)| p).collect();
+    let (total, unique) = common::counts(12);
+    nqueens()
+        .args(["merge", "--no-time", "--format", "csv"])
+        .args(&paths)
+        .assert()
+        .success()
+        .stdout(format!("n,total,unique,seconds\n12,{total},{unique},\n"));
+    type Forgery = fn(&mut ShardResult);
+    let forgeries: [(&str, Forgery, &str); 6] = [
+        ("another N", |r| r.n = 13, "but N=13 by backtrack is"),
+        (
+            "a huge total",
+            |r| r.total = 1 << 127,
+            "more than the 14200",
+        ),
+        (
+            "2^64 - 1",
+            |r| r.total = u64::MAX.into(),
+            "more than the 14200",
+        ),
+        (
+            "unique8 below total",
+            |r| r.unique8 = r.total - 1,
+            "cannot come from backtrack tasks",
+        ),
+        (
+            "unique8 above 8 total",
+            |r| r.unique8 = 8 * r.total + 8,
+            "cannot come from",
+        ),
+        // Within every bound of the shard, so only the sum can tell.
+        (
+            "two fewer",
+            |r| (r.total, r.unique8) = (r.total - 2, r.unique8 - 2),
+            "but N=12 has 14200",
+        ),
+    ];
+    for (what, change, words) in forgeries {
+        for (path, result) in &files {
+            let mut forged = result.clone();
+            change(&mut forged);
+            // "another N" is told in every file, as a script that edits them all would.
+            if what == "another N" || path == &files[1].0 {
+                forge(path, forged);
+            }
+        }
+        nqueens()
+            .arg("merge")
+            .args(&paths)
+            .assert()
+            .code(2)
+            .stderr(one_error_line(words));
+        for (path, result) in &files {
+            forge(path, result.clone());
+        }
+    }
+}
+
+#[test]
+fn a_checkpoint_record_claiming_too_much_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("n10.ck");
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&ck)
+        .assert()
+        .success();
+    let journal = std::fs::read_to_string(&ck).unwrap();
+    // Rewrites the record of the first task that found solutions, checksum and all.
+    let with = |total: u128, unique8: u128| -> String {
+        let mut lines: Vec<String> = journal.lines().map(str::to_string).collect();
+        let at = 1 + lines[1..]
+            .iter()
+            .position(|l| l.split(' ').nth(1) != Some("0"))
+            .unwrap();
+        let index = lines[at].split(' ').next().unwrap().to_string();
+        let body = format!("{index} {total} {unique8}");
+        lines[at] = format!("{body} {:08x}", crc32fast::hash(body.as_bytes()));
+        lines.join("\n") + "\n"
+    };
+    for (total, unique8, words) in [
+        (
+            u128::from(u64::MAX),
+            u128::from(u64::MAX),
+            "more than the 724",
+        ),
+        (8, 4, "cannot come from backtrack tasks"),
+        // A task that found solutions said to have found none: only the count it finishes tells.
+        (0, 0, "cannot be right"),
+    ] {
+        std::fs::write(&ck, with(total, unique8)).unwrap();
+        // A resumed count says so first; the error is its last line.
+        nqueens()
+            .args(["count", "10", "--checkpoint"])
+            .arg(&ck)
+            .assert()
+            .code(2)
+            .stderr(predicate::function(|s: &str| {
+                s.lines()
+                    .last()
+                    .is_some_and(|l| l.starts_with("error: ") && l.contains(words))
+            }));
+    }
+}
