@@ -616,3 +616,17 @@ fn a_checkpoint_record_claiming_too_much_is_refused() {
             }));
     }
 }
+
+#[test]
+fn an_address_space_limit_is_a_memory_limit() {
+    // Both need gigabytes, more than the limit `bounded` sets: refused before they start,
+    // instead of dying of a failed allocation.
+    bounded(None, "count 23 -j 1")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("bytes of memory, more than the limit of"));
+    bounded(None, "find 1000000000 --random --seed 1")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("MiB of memory, more than the limit of"));
+}
