@@ -349,6 +349,24 @@ fn every_ladder_count_stops_on_sigint_sigterm_and_sighup() {
 
 #[cfg(unix)]
 #[test]
+fn find_random_stops_on_a_signal() {
+    // Seconds of local search even on a fast machine, in some hundreds of MiB.
+    let (code, err) = interrupted(
+        &[
+            "find", "50000000", "--random", "--seed", "1", "--format", "perm",
+        ],
+        None,
+        "-HUP",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("error: interrupted before a solution was found"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
 fn complete_stops_on_a_signal() {
     let dir = tempfile::tempdir().unwrap();
     // An empty board of 40: its completions take years to count.
