@@ -28,21 +28,97 @@ use crate::engine::{self, Device, EngineError, GpuError, GpuReport, Strategy, Ta
 /// | 12 | 5755 | 4479 | 2357 |
 pub const HERE_BY_SYMMETRY: usize = 11;
 
-/// The memory available now (`MemAvailable` on Linux), else 4 GiB: the default limit of the
-/// command line and the Python module.
+/// The memory this process may still take, else 4 GiB where nothing says: the default limit
+/// of the command line and the Python module. On Linux the least of the memory available now
+/// (`MemAvailable`), what the address-space limit (`ulimit -v`, `RLIMIT_AS`) leaves beyond the
+/// address space already mapped, and what the cgroup's limit (`memory.max` of cgroup v2 along
+/// the process's cgroup and its parents, `memory.limit_in_bytes` of v1) leaves beyond its use:
+/// a count that starts within a limit does not die of a failed allocation half way.
 ///
 /// ```
 /// assert!(nqueens::counter::available_memory() > 0);
 /// ```
 pub fn available_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 << 30, |kb| kb * 1024)
+    [mem_available(), address_space_left(), cgroup_left()]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(4 << 30)
+}
+
+/// The first number after `key` in the `key value` lines of `text`, times `unit`.
+fn field(text: &str, key: &str, unit: u64) -> Option<u64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
+        .map(|v| v.saturating_mul(unit))
+}
+
+/// `MemAvailable` of `/proc/meminfo`.
+fn mem_available() -> Option<u64> {
+    field(
+        &std::fs::read_to_string("/proc/meminfo").ok()?,
+        "MemAvailable:",
+        1024,
+    )
+}
+
+/// The soft address-space limit less the address space mapped now (`VmSize`).
+fn address_space_left() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    // "unlimited" does not parse: no limit.
+    let limit = field(&limits, "Max address space", 1)?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mapped = field(&status, "VmSize:", 1024).unwrap_or(0);
+    Some(limit.saturating_sub(mapped))
+}
+
+/// The least room any memory limit of this process's cgroups leaves.
+fn cgroup_left() -> Option<u64> {
+    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let read = |path: String| std::fs::read_to_string(path).ok();
+    let number = |text: Option<String>| text?.trim().parse::<u64>().ok();
+    let mut least: Option<u64> = None;
+    let mut consider = |limit: Option<u64>, used: Option<u64>| {
+        if let Some(limit) = limit {
+            let left = limit.saturating_sub(used.unwrap_or(0));
+            least = Some(least.map_or(left, |l| l.min(left)));
+        }
+    };
+    for line in groups.lines() {
+        let mut parts = line.splitn(3, ':');
+        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        if controllers.is_empty() {
+            // cgroup v2: every level from the process's group up to the root limits it.
+            let mut dir = std::path::PathBuf::from(format!("/sys/fs/cgroup{path}"));
+            loop {
+                let at = |file: &str| dir.join(file).display().to_string();
+                // "max" does not parse: no limit at this level.
+                consider(
+                    number(read(at("memory.max"))),
+                    number(read(at("memory.current"))),
+                );
+                if dir.as_os_str() == "/sys/fs/cgroup" || !dir.pop() {
+                    break;
+                }
+            }
+        } else if controllers.split(',').any(|c| c == "memory") {
+            // cgroup v1: the group's directory, or the mount itself inside a container.
+            for dir in [
+                format!("/sys/fs/cgroup/memory{path}"),
+                "/sys/fs/cgroup/memory".into(),
+            ] {
+                consider(
+                    number(read(format!("{dir}/memory.limit_in_bytes"))),
+                    number(read(format!("{dir}/memory.usage_in_bytes"))),
+                );
+            }
+        }
+    }
+    least
 }
 
 /// How a count is made: the engine with a strategy, or one algorithm of the ladder.
@@ -57,7 +133,7 @@ pub fn available_memory() -> u64 {
 pub enum Method {
     /// The production engine, split into numbered tasks by this strategy.
     Engine(Strategy),
-    /// One algorithm of the ladder (no checkpoint, no shard, no stopping mid-way).
+    /// One algorithm of the ladder (no checkpoint, no shard; a stop loses the whole count).
     Ladder(Algo),
     /// The production engine's tasks of this strategy, counted on a GPU ([`Device::Gpu`]).
     Gpu(Strategy),
@@ -532,7 +608,16 @@ impl<'a> Counter<'a> {
                     .num_threads(threads)
                     .build()
                     .map_err(|source| CountError::Threads { threads, source })?;
-                let counts = pool.install(|| algo.count(self.n))?;
+                let never = AtomicBool::new(false);
+                let stop = self.stop.unwrap_or(&never);
+                let Some(counts) = pool.install(|| algo.count_unless_stopped(self.n, stop))? else {
+                    // The ladder has no tasks: one search, unfinished.
+                    return Err(CountError::Interrupted {
+                        done: 0,
+                        of: 1,
+                        checkpoint: None,
+                    });
+                };
                 Ok(CountResult {
                     n: self.n,
                     total: u128::from(counts.total),
@@ -694,6 +779,16 @@ impl<'a> Counter<'a> {
         }
         let mut tally = before;
         tally += outcome.tally;
+        // Each record was checked as it was read; a whole count resumed is checked once more
+        // as a whole (see `engine::bounds`).
+        if let (Some(path), true) = (self.checkpoint, self.shard == Slice::ALL && resumed > 0) {
+            engine::bounds::check_whole(self.n, tally).map_err(|why| {
+                CountError::Checkpoint(CheckpointError::Implausible {
+                    path: path.to_path_buf(),
+                    why,
+                })
+            })?;
+        }
         Ok(CountResult {
             n: self.n,
             total: tally.total,

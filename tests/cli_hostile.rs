@@ -257,3 +257,394 @@ fn merge_of_an_endless_file_errs_in_bounded_memory() {
         .code(2)
         .stderr(one_error_line("larger than"));
 }
+
+/// Whether process `pid` catches SIGINT yet (the `SigCgt` mask of `/proc/PID/status`; where
+/// there is no `/proc`, after a generous second).
+fn catches_sigint(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/status")) {
+        Ok(status) => status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigCgt:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .is_some_and(|mask| mask & 0b10 != 0),
+        Err(_) => {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            true
+        }
+    }
+}
+
+/// Runs `nqueens ARGS` (stdin from `stdin`), sends it `signal` once it catches signals, and
+/// returns its exit code and stderr. A minute without an exit is a hang: the test fails.
+#[cfg(unix)]
+fn interrupted(args: &[&str], stdin: Option<&Path>, signal: &str) -> (Option<i32>, String) {
+    interrupted_when(args, stdin, signal, || {})
+}
+
+/// [`interrupted`], calling `before` just before the signal is sent.
+#[cfg(unix)]
+fn interrupted_when(
+    args: &[&str],
+    stdin: Option<&Path>,
+    signal: &str,
+    before: impl FnOnce(),
+) -> (Option<i32>, String) {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdin(stdin.map_or(Stdio::null(), |p| File::open(p).unwrap().into()))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !catches_sigint(child.id()) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "{args:?} ended before the signal"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{args:?}: no handler"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    before();
+    let pid = child.id().to_string();
+    let kill = |name: &str| Command::new("kill").args([name, &pid]).status().unwrap();
+    assert!(kill(signal).success());
+    let sent = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if sent.elapsed() > Duration::from_secs(60) {
+            kill("-KILL");
+            panic!("{args:?} still ran a minute after {signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[cfg(unix)]
+#[test]
+fn every_ladder_count_stops_on_sigint_sigterm_and_sighup() {
+    let signals = ["-INT", "-TERM", "-HUP"];
+    for (i, algo) in nqueens::algo::Algo::ALL.into_iter().enumerate() {
+        // Counts of hours for every rung: permutations takes N up to 12 only.
+        let n = algo.max_n().min(24).to_string();
+        let signal = signals[i % signals.len()];
+        let (code, err) = interrupted(
+            &["count", &n, "--algo", algo.name(), "-j", "2"],
+            None,
+            signal,
+        );
+        assert_eq!(code, Some(1), "{algo} after {signal}: {err}");
+        assert!(err.contains("error: interrupted"), "{algo}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn find_random_stops_on_a_signal() {
+    // Seconds of local search even on a fast machine, in some hundreds of MiB.
+    let (code, err) = interrupted(
+        &[
+            "find", "50000000", "--random", "--seed", "1", "--format", "perm",
+        ],
+        None,
+        "-HUP",
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("error: interrupted before a solution was found"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn complete_stops_on_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    // An empty board of 40: its completions take years to count.
+    let empty = dir.path().join("empty40.txt");
+    std::fs::write(&empty, "40\n").unwrap();
+    for args in [["complete", "-", "--count"], ["complete", "-", "--all"]] {
+        let (code, err) = interrupted(&args, Some(&empty), "-TERM");
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert!(err.contains("error: interrupted after"), "{err}");
+    }
+}
+
+/// The mode bits of `path`.
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[test]
+fn no_output_replaces_a_checkpoint_in_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("busy.ck");
+    std::fs::write(&path, "a journal\n").unwrap();
+    // This test's own lock stands in for a count still writing its checkpoint.
+    let held = File::open(&path).unwrap();
+    held.try_lock().unwrap();
+    let out = path.to_str().unwrap();
+    for args in [
+        vec!["count", "8", "--out", out],
+        vec!["bench", "4..=5", "--json", out],
+        vec!["bench", "4..=5", "--csv", out],
+        vec!["bench", "4..=5", "--plot", out],
+    ] {
+        nqueens()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(one_error_line("is the checkpoint of a running count"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a journal\n");
+    }
+}
+
+#[test]
+fn two_outputs_of_one_command_must_be_two_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("o.json");
+    let b = dir.path().join(".").join("o.json");
+    nqueens()
+        .args(["bench", "4..=5", "--json"])
+        .arg(&a)
+        .arg("--csv")
+        .arg(&b)
+        .assert()
+        .code(2)
+        .stderr(one_error_line("--json and --csv name the same file"));
+    assert!(!a.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn out_keeps_the_mode_of_the_file_it_replaces_and_refuses_a_read_only_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "old\n").unwrap();
+    set_mode(&kept, 0o640);
+    nqueens()
+        .args(["count", "8", "--out"])
+        .arg(&kept)
+        .assert()
+        .success();
+    assert_eq!(mode(&kept), 0o640);
+    let result = ShardResult::read(File::open(&kept).unwrap()).unwrap();
+    assert_eq!(result.n, 8);
+
+    let read_only = dir.path().join("ro.json");
+    std::fs::write(&read_only, "old\n").unwrap();
+    set_mode(&read_only, 0o444);
+    for args in [["count", "8", "--out"], ["bench", "4..=5", "--json"]] {
+        nqueens()
+            .args(args)
+            .arg(&read_only)
+            .assert()
+            .code(2)
+            .stderr(one_error_line("is read-only"));
+        assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "old\n");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn new_outputs_follow_the_umask_and_no_temporary_file_waits_beside_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    for (umask, want) in [("022", 0o644), ("027", 0o640), ("077", 0o600)] {
+        let out = dir.path().join(format!("u{umask}.json"));
+        let script = format!("umask {umask} && exec \"$0\" count 8 --out \"$1\"");
+        Command::new("sh")
+            .args(["-c", &script])
+            .arg(&bin)
+            .arg(&out)
+            .assert()
+            .success();
+        assert_eq!(mode(&out), want, "umask {umask}");
+    }
+    // A count under way has made no temporary file yet: a kill leaves nothing behind.
+    let out = dir.path().join("later.json");
+    let temporaries = || {
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".tmp")
+            })
+            .count()
+    };
+    let (code, err) = interrupted_when(
+        &["count", "30", "--out", out.to_str().unwrap()],
+        None,
+        "-INT",
+        || assert_eq!(temporaries(), 0),
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(temporaries(), 0);
+    assert!(!out.exists());
+}
+
+/// The shard files of `count 12` split three ways, in `dir`, read back.
+fn shards_of_12(dir: &Path) -> Vec<(PathBuf, ShardResult)> {
+    (1..=3)
+        .map(|i| {
+            let out = dir.join(format!("s{i}.json"));
+            nqueens()
+                .args(["count", "12", "--shard", &format!("{i}/3"), "--out"])
+                .arg(&out)
+                .assert()
+                .success();
+            let result = ShardResult::read(File::open(&out).unwrap()).unwrap();
+            (out, result)
+        })
+        .collect()
+}
+
+/// Writes `result` to `path` with its checksum made to match, as a careless script would.
+fn forge(path: &Path, mut result: ShardResult) {
+    result.checksum = result.expected_checksum();
+    std::fs::write(path, serde_json::to_string(&result).unwrap()).unwrap();
+}
+
+#[test]
+fn merge_believes_no_forged_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards_of_12(dir.path());
+    let paths: Vec<&PathBuf> = files.iter().map(|(p, _)| p).collect();
+    let (total, unique) = common::counts(12);
+    nqueens()
+        .args(["merge", "--no-time", "--format", "csv"])
+        .args(&paths)
+        .assert()
+        .success()
+        .stdout(format!("n,total,unique,seconds\n12,{total},{unique},\n"));
+    type Forgery = fn(&mut ShardResult);
+    let forgeries: [(&str, Forgery, &str); 6] = [
+        ("another N", |r| r.n = 13, "but N=13 by backtrack is"),
+        (
+            "a huge total",
+            |r| r.total = 1 << 127,
+            "more than the 14200",
+        ),
+        (
+            "2^64 - 1",
+            |r| r.total = u64::MAX.into(),
+            "more than the 14200",
+        ),
+        (
+            "unique8 below total",
+            |r| r.unique8 = r.total - 1,
+            "cannot come from backtrack tasks",
+        ),
+        (
+            "unique8 above 8 total",
+            |r| r.unique8 = 8 * r.total + 8,
+            "cannot come from",
+        ),
+        // Within every bound of the shard, so only the sum can tell.
+        (
+            "two fewer",
+            |r| (r.total, r.unique8) = (r.total - 2, r.unique8 - 2),
+            "but N=12 has 14200",
+        ),
+    ];
+    for (what, change, words) in forgeries {
+        for (path, result) in &files {
+            let mut forged = result.clone();
+            change(&mut forged);
+            // "another N" is told in every file, as a script that edits them all would.
+            if what == "another N" || path == &files[1].0 {
+                forge(path, forged);
+            }
+        }
+        nqueens()
+            .arg("merge")
+            .args(&paths)
+            .assert()
+            .code(2)
+            .stderr(one_error_line(words));
+        for (path, result) in &files {
+            forge(path, result.clone());
+        }
+    }
+}
+
+#[test]
+fn a_checkpoint_record_claiming_too_much_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("n10.ck");
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(&ck)
+        .assert()
+        .success();
+    let journal = std::fs::read_to_string(&ck).unwrap();
+    // Rewrites the record of the first task that found solutions, checksum and all.
+    let with = |total: u128, unique8: u128| -> String {
+        let mut lines: Vec<String> = journal.lines().map(str::to_string).collect();
+        let at = 1 + lines[1..]
+            .iter()
+            .position(|l| l.split(' ').nth(1) != Some("0"))
+            .unwrap();
+        let index = lines[at].split(' ').next().unwrap().to_string();
+        let body = format!("{index} {total} {unique8}");
+        lines[at] = format!("{body} {:08x}", crc32fast::hash(body.as_bytes()));
+        lines.join("\n") + "\n"
+    };
+    for (total, unique8, words) in [
+        (
+            u128::from(u64::MAX),
+            u128::from(u64::MAX),
+            "more than the 724",
+        ),
+        (8, 4, "cannot come from backtrack tasks"),
+        // A task that found solutions said to have found none: only the count it finishes tells.
+        (0, 0, "cannot be right"),
+    ] {
+        std::fs::write(&ck, with(total, unique8)).unwrap();
+        // A resumed count says so first; the error is its last line.
+        nqueens()
+            .args(["count", "10", "--checkpoint"])
+            .arg(&ck)
+            .assert()
+            .code(2)
+            .stderr(predicate::function(|s: &str| {
+                s.lines()
+                    .last()
+                    .is_some_and(|l| l.starts_with("error: ") && l.contains(words))
+            }));
+    }
+}
+
+#[test]
+fn an_address_space_limit_is_a_memory_limit() {
+    // Both need gigabytes, more than the limit `bounded` sets: refused before they start,
+    // instead of dying of a failed allocation.
+    bounded(None, "count 23 -j 1")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("bytes of memory, more than the limit of"));
+    bounded(None, "find 1000000000 --random --seed 1")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("MiB of memory, more than the limit of"));
+}

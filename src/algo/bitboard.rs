@@ -79,11 +79,20 @@ impl Masks {
 /// assert_eq!(nqueens::algo::bitboard::count(10), 724);
 /// ```
 pub fn count(n: usize) -> u64 {
-    count_below(Masks::new(n))
+    count_with(n, &mut ())
 }
 
-/// Counts the ways to complete the board below the rows that produced `masks`.
-pub(crate) fn count_below(masks: Masks) -> u64 {
+/// [`count`], telling `obs` of each queen placed (a [`Stopper`](super::observe::Stopper)
+/// ends it).
+pub(crate) fn count_with(n: usize, obs: &mut impl Observer) -> u64 {
+    count_below(Masks::new(n), obs)
+}
+
+/// Counts the ways to complete the board below the rows that produced `masks`, telling `obs`
+/// of each queen placed. Only `Break` from [`Stopper`](super::observe::Stopper) is heeded:
+/// the count is then partial, and the caller, who holds the stopper, drops it. With `()` the
+/// step and its row and column compile to nothing.
+pub(crate) fn count_below<O: Observer>(masks: Masks, obs: &mut O) -> u64 {
     if masks.is_full() {
         return 1;
     }
@@ -92,7 +101,18 @@ pub(crate) fn count_below(masks: Masks) -> u64 {
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
-        total += count_below(masks.place(bit));
+        let (row, col) = (masks.row(), bit.trailing_zeros() as usize);
+        if obs
+            .step(Step::Place {
+                row,
+                col,
+                forced: false,
+            })
+            .is_break()
+        {
+            return total;
+        }
+        total += count_below(masks.place(bit), obs);
     }
     total
 }

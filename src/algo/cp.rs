@@ -4,13 +4,14 @@
 //! counts and lists every solution, with propagation doing work that a bitboard does for free.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::AtomicBool;
 
 use super::observe::Observer;
 use super::{AlgoError, Counts};
 use crate::Placement;
 use crate::cp::{Instance, MAX_N, Options, Solver, Status};
 
-fn solver(n: usize) -> Result<Solver, AlgoError> {
+fn solver(n: usize) -> Result<Solver<'static>, AlgoError> {
     let instance = Instance::with_size(n).map_err(|_| AlgoError::OutOfRange {
         algo: "cp",
         n,
@@ -32,6 +33,18 @@ pub fn count(n: usize) -> Result<Counts, AlgoError> {
         total,
         unique: None,
     })
+}
+
+/// [`count`], or `None` once `stop` is set.
+pub(crate) fn count_unless_stopped(
+    n: usize,
+    stop: &AtomicBool,
+) -> Result<Option<Counts>, AlgoError> {
+    let (total, status) = solver(n)?.stop_when(stop).count();
+    Ok((status != Status::Interrupted).then_some(Counts {
+        total,
+        unique: None,
+    }))
 }
 
 /// Lists the solutions for `n` with the propagation solver, until `visit` breaks.

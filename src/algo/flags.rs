@@ -16,7 +16,12 @@ use crate::Placement;
 /// assert_eq!(nqueens::algo::flags::count(8), 92);
 /// ```
 pub fn count(n: usize) -> u64 {
-    super::count_by_listing(n, for_each_solution)
+    count_with(n, &mut ())
+}
+
+/// [`count`], telling `obs` of each step (a [`Stopper`](super::observe::Stopper) ends it).
+pub(crate) fn count_with(n: usize, obs: &mut impl Observer) -> u64 {
+    super::count_by_listing(|visit| observed(n, visit, obs))
 }
 
 /// Calls `visit` with every solution for `n`, in lexicographic order.

@@ -18,11 +18,17 @@ use crate::Placement;
 /// assert_eq!(nqueens::algo::mirror::count(9), 352);
 /// ```
 pub fn count(n: usize) -> u64 {
+    count_with(n, &mut ())
+}
+
+/// [`count`], telling `obs` of each queen placed (a [`Stopper`](super::observe::Stopper)
+/// ends it).
+pub(crate) fn count_with(n: usize, obs: &mut impl Observer) -> u64 {
     if n == 1 {
         return 1;
     }
     starts(n)
-        .map(|cols| 2 * bitboard::count_below(masks_after(n, &cols)))
+        .map(|cols| 2 * bitboard::count_below(masks_after(n, &cols), obs))
         .sum()
 }
 

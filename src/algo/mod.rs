@@ -24,9 +24,10 @@
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 
 use crate::Placement;
-use observe::{Observer, Work};
+use observe::{Observer, Stopper, Work};
 
 pub mod backtracking;
 pub mod bitboard;
@@ -119,13 +120,12 @@ pub enum AlgoError {
     },
 }
 
-/// A rung's listing function, as each module's `for_each_solution`.
-type Lister = fn(usize, &mut dyn FnMut(&Placement) -> ControlFlow<()>) -> ControlFlow<()>;
-
 /// The lower rungs count by listing: each solution they build is one more.
-fn count_by_listing(n: usize, list: Lister) -> u64 {
+fn count_by_listing(
+    list: impl FnOnce(&mut dyn FnMut(&Placement) -> ControlFlow<()>) -> ControlFlow<()>,
+) -> u64 {
     let mut total = 0;
-    let _ = list(n, &mut |_| {
+    let _ = list(&mut |_| {
         total += 1;
         ControlFlow::Continue(())
     });
@@ -287,6 +287,40 @@ impl Algo {
             Algo::Parallel => Counts::total(parallel::count(n)),
             Algo::Cp => return cp::count(n),
         })
+    }
+
+    /// [`count`](Self::count), or `Ok(None)` once `stop` is set: every rung looks at the flag
+    /// every few thousand nodes (and at each solution), so a count of hours ends within
+    /// milliseconds. The plain [`count`](Self::count) never looks, at no cost.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use nqueens::algo::Algo;
+    /// let (go, stop) = (AtomicBool::new(false), AtomicBool::new(true));
+    /// for algo in Algo::ALL {
+    ///     assert_eq!(algo.count_unless_stopped(8, &go).unwrap(), Some(algo.count(8).unwrap()));
+    ///     assert_eq!(algo.count_unless_stopped(12, &stop).unwrap(), None, "{algo}");
+    /// }
+    /// ```
+    pub fn count_unless_stopped(
+        self,
+        n: usize,
+        stop: &AtomicBool,
+    ) -> Result<Option<Counts>, AlgoError> {
+        self.check(n)?;
+        let mut stopper = Stopper::new(stop);
+        let counts = match self {
+            Algo::Permutations => Counts::total(permutations::count_with(n, &mut stopper)),
+            Algo::Backtracking => Counts::total(backtracking::count_with(n, &mut stopper)),
+            Algo::Flags => Counts::total(flags::count_with(n, &mut stopper)),
+            Algo::Swap => Counts::total(swap::count_with(n, &mut stopper)),
+            Algo::Bitboard => Counts::total(bitboard::count_with(n, &mut stopper)),
+            Algo::Mirror => Counts::total(mirror::count_with(n, &mut stopper)),
+            Algo::Symmetry => symmetry::count_with(n, &mut stopper),
+            Algo::Parallel => return Ok(parallel::count_unless_stopped(n, stop).map(Counts::total)),
+            Algo::Cp => return cp::count_unless_stopped(n, stop),
+        };
+        Ok((!stopper.stopped()).then_some(counts))
     }
 
     /// Calls `visit` with every solution for `n`, in the algorithm's order, until it breaks.

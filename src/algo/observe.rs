@@ -28,6 +28,7 @@
 //! ```
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Why a rung refused a square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -197,6 +198,73 @@ impl<O: Observer + ?Sized> Observer for &mut O {
     #[inline(always)]
     fn checks(&mut self, k: u64) {
         (**self).checks(k)
+    }
+}
+
+/// Nodes between two looks at the stop flag: a few microseconds of any rung's search, so a
+/// stop is seen at once, while the atomic load is paid once per 4096 nodes.
+const STOP_EVERY: u32 = 4096;
+
+/// The observer of a count that a flag may stop: it ignores every step but queens placed and
+/// solutions, looks at the flag every [`STOP_EVERY`] nodes and at every solution (rungs that
+/// place no queen when unobserved, as `permutations`, still report their solutions), and
+/// breaks the search once the flag is set. Not [`active`](Observer::active), so the rungs do
+/// no work to describe steps; after the first `Break` every later node breaks too, so the
+/// recursive counters that ignore a `Break` in their sum climb out within one node per level.
+pub(crate) struct Stopper<'a> {
+    flag: &'a AtomicBool,
+    left: u32,
+    stopped: bool,
+}
+
+impl<'a> Stopper<'a> {
+    /// An observer that stops the search once `flag` is set.
+    pub(crate) fn new(flag: &'a AtomicBool) -> Stopper<'a> {
+        // The first node looks at once: a search started after the stop ends at its root.
+        Stopper {
+            flag,
+            left: 1,
+            stopped: false,
+        }
+    }
+
+    /// Whether the flag cut the search short (its counts are then partial).
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    #[cold]
+    fn look(&mut self) -> ControlFlow<()> {
+        if self.flag.load(Ordering::Relaxed) {
+            self.stopped = true;
+            // Look again at the very next node: every level of the search breaks in turn.
+            self.left = 1;
+            return ControlFlow::Break(());
+        }
+        self.left = STOP_EVERY;
+        ControlFlow::Continue(())
+    }
+}
+
+impl Observer for Stopper<'_> {
+    #[inline(always)]
+    fn active(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn step(&mut self, step: Step<&[u32]>) -> ControlFlow<()> {
+        match step {
+            Step::Place { .. } => {
+                self.left -= 1;
+                if self.left == 0 {
+                    return self.look();
+                }
+                ControlFlow::Continue(())
+            }
+            Step::Solution { .. } => self.look(),
+            _ => ControlFlow::Continue(()),
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 use super::bitboard::{self, Masks};
-use super::observe::Observer;
+use super::observe::{Observer, Stopper};
 use crate::Placement;
 
 /// Counts the solutions for `n` on all cores.
@@ -24,7 +24,19 @@ use crate::Placement;
 pub fn count(n: usize) -> u64 {
     subtrees(n)
         .into_par_iter()
-        .map(|(_, masks)| bitboard::count_below(masks))
+        .map(|(_, masks)| bitboard::count_below(masks, &mut ()))
+        .sum()
+}
+
+/// [`count`], or `None` once `stop` is set: each subtree's search looks at the flag.
+pub(crate) fn count_unless_stopped(n: usize, stop: &AtomicBool) -> Option<u64> {
+    subtrees(n)
+        .into_par_iter()
+        .map(|(_, masks)| {
+            let mut stopper = Stopper::new(stop);
+            let count = bitboard::count_below(masks, &mut stopper);
+            (!stopper.stopped()).then_some(count)
+        })
         .sum()
 }
 

@@ -30,12 +30,18 @@ use crate::Placement;
 /// assert_eq!((c.total, c.unique), (92, Some(12)));
 /// ```
 pub fn count(n: usize) -> Counts {
+    count_with(n, &mut ())
+}
+
+/// [`count`], telling `obs` of each step (a [`Stopper`](super::observe::Stopper) ends it).
+pub(crate) fn count_with(n: usize, obs: &mut impl Observer) -> Counts {
     let (mut total, mut unique) = (0, 0);
-    let _ = for_each_canonical(n, &mut |_, size| {
+    let mut visit = |_: &[u32], size| {
         total += size;
         unique += 1;
         ControlFlow::Continue(())
-    });
+    };
+    let _ = search(n, &mut visit, obs, false);
     Counts {
         total,
         unique: Some(unique),

@@ -95,6 +95,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let algos = args.algos.map_or(Algo::ALL.to_vec(), |list| list.0);
     // The files are checked before the first cell is timed.
+    OutFile::distinct(&[
+        ("--json", args.json.as_deref()),
+        ("--csv", args.csv.as_deref()),
+        ("--plot", args.plot.as_deref()),
+    ])?;
     let json = args.json.as_deref().map(OutFile::prepare).transpose()?;
     let csv = args.csv.as_deref().map(OutFile::prepare).transpose()?;
     let plot = args.plot.as_deref().map(OutFile::prepare).transpose()?;

@@ -13,9 +13,9 @@ use anyhow::Context;
 use nqueens::cp::{Instance, Options, Solver, Stats, Status};
 use nqueens::format::{self, Format};
 
-use super::bad_input;
 use super::input::Input;
 use super::sink::Sink;
+use super::{bad_input, signals};
 
 /// Arguments of `nqueens complete`.
 #[derive(clap::Args)]
@@ -64,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         restarts: !args.no_restarts,
     };
-    let mut solver = Solver::new(&instance, options);
+    let mut solver = Solver::new(&instance, options).stop_when(signals::stop_flag());
     let mut out = BufWriter::new(io::stdout().lock());
 
     let (found, status) = if args.count {
@@ -114,6 +114,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 },
                 stats
             );
+        }
+        Status::Interrupted => {
+            out.flush().or_else(ignore_broken_pipe)?;
+            anyhow::bail!("interrupted after {found} completion(s) ({stats})");
         }
         Status::Exhausted if found == 0 && !args.count => {
             writeln!(out, "no completion ({})", effort(&stats))?;

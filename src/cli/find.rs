@@ -10,6 +10,8 @@ use rand::RngCore;
 use nqueens::format::{self, Format};
 use nqueens::large::{self, construction, first, min_conflicts};
 
+use super::signals;
+
 /// The largest N drawn as a board: a 1000 x 1000 board is already 2 MB of dots.
 const MAX_BOARD: usize = 1000;
 /// The largest N drawn as an SVG picture: the picture is at most 800 pixels wide, so beyond
@@ -101,7 +103,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             eprintln!("seed: {seed}");
             seed
         });
-        let placement = large::min_conflicts(n, seed).context("min-conflicts found no solution")?;
+        let (placement, _) = large::min_conflicts_unless_stopped(n, seed, signals::stop_flag())?
+            .context("min-conflicts found no solution")?;
         format::write(&mut out, &placement, args.format)
     } else {
         let construction =

@@ -19,6 +19,7 @@
 //!   so an instance without completion is proved so at little more than the cost of one run.
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
@@ -76,6 +77,8 @@ pub enum Status {
     NodeLimit,
     /// The time limit was reached first.
     TimeLimit,
+    /// The flag of [`Solver::stop_when`] was set first.
+    Interrupted,
 }
 
 /// Failures allowed in the first run before a restart; later runs get Luby multiples.
@@ -100,7 +103,10 @@ const RESTART_BASE: u64 = 1024;
 /// the bound never touches them.
 const RESTART_RUNS: u64 = 15;
 
-/// How often (in nodes) the clock is read: often enough to stop on time, rarely enough to cost
+/// The flag of a solver that nothing stops.
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+/// How often (in nodes) the clock and the stop flag are read: often enough to stop on time, rarely enough to cost
 /// nothing.
 const CLOCK_EVERY: u64 = 1024;
 
@@ -135,23 +141,29 @@ enum End {
 /// assert!(inst.admits(&found.unwrap()));
 /// assert_eq!(solver.count(), (4, Status::Exhausted));
 /// ```
-pub struct Solver {
+pub struct Solver<'s> {
     search: Box<dyn Engine>,
+    stop: &'s AtomicBool,
 }
 
 /// The search over either board, behind one object so that [`Solver`] needs no type parameter.
 trait Engine {
-    fn find(&mut self) -> (Option<Placement>, Status);
-    fn each(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status;
+    fn find(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status);
+    fn each(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        stop: &AtomicBool,
+    ) -> Status;
     fn observe(
         &mut self,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         obs: &mut dyn Observer,
+        stop: &AtomicBool,
     ) -> Status;
     fn stats(&self) -> &Stats;
 }
 
-impl Solver {
+impl<'s> Solver<'s> {
     /// A solver for `instance`, with the given queens placed and propagated.
     ///
     /// ```
@@ -166,7 +178,25 @@ impl Solver {
         } else {
             Box::new(Search::new(General::new(n, blocked), instance, options))
         };
-        Solver { search }
+        Solver {
+            search,
+            stop: &NEVER,
+        }
+    }
+
+    /// Ends every later search once `flag` is set, within 1024 nodes, with
+    /// [`Status::Interrupted`].
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use nqueens::cp::{Instance, Solver, Status};
+    /// let stop = AtomicBool::new(true);
+    /// let mut solver = Solver::new(&Instance::new(20), Default::default()).stop_when(&stop);
+    /// assert_eq!(solver.count().1, Status::Interrupted);
+    /// ```
+    pub fn stop_when(mut self, flag: &'s AtomicBool) -> Solver<'s> {
+        self.stop = flag;
+        self
     }
 
     /// The statistics so far, summed over every search this solver ran.
@@ -188,7 +218,7 @@ impl Solver {
     /// assert_eq!(solver.find(), (None, nqueens::cp::Status::Exhausted));
     /// ```
     pub fn find(&mut self) -> (Option<Placement>, Status) {
-        self.search.find()
+        self.search.find(self.stop)
     }
 
     /// Calls `visit` with every completion, in search order, until it breaks.
@@ -202,7 +232,7 @@ impl Solver {
     /// ```
     pub fn for_each(&mut self, mut visit: impl FnMut(&Placement) -> ControlFlow<()>) -> Status {
         self.search
-            .each(&mut |cols| visit(&Placement::new(cols.to_vec())))
+            .each(&mut |cols| visit(&Placement::new(cols.to_vec())), self.stop)
     }
 
     /// [`for_each`](Self::for_each), reporting every step of the search to `obs`: decisions
@@ -222,8 +252,11 @@ impl Solver {
         mut visit: impl FnMut(&Placement) -> ControlFlow<()>,
         obs: &mut dyn Observer,
     ) -> Status {
-        self.search
-            .observe(&mut |cols| visit(&Placement::new(cols.to_vec())), obs)
+        self.search.observe(
+            &mut |cols| visit(&Placement::new(cols.to_vec())),
+            obs,
+            self.stop,
+        )
     }
 
     /// Counts the completions.
@@ -234,16 +267,19 @@ impl Solver {
     /// ```
     pub fn count(&mut self) -> (u64, Status) {
         let mut count = 0;
-        let status = self.search.each(&mut |_| {
-            count += 1;
-            ControlFlow::Continue(())
-        });
+        let status = self.search.each(
+            &mut |_| {
+                count += 1;
+                ControlFlow::Continue(())
+            },
+            self.stop,
+        );
         (count, status)
     }
 }
 
 #[cfg(test)]
-impl Solver {
+impl Solver<'_> {
     /// A solver on the counter board even for small `n`, so tests can hold the two boards to
     /// each other.
     pub(crate) fn with_general_board(instance: &Instance, options: Options) -> Self {
@@ -251,6 +287,7 @@ impl Solver {
         let board = General::new(instance.n(), blocked);
         Solver {
             search: Box::new(Search::new(board, instance, options)),
+            stop: &NEVER,
         }
     }
 }
@@ -280,7 +317,7 @@ struct Search<B> {
 }
 
 impl<B: Board> Engine for Search<B> {
-    fn find(&mut self) -> (Option<Placement>, Status) {
+    fn find(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
         self.begin();
         let mut found = None;
         let mut visit = |cols: &[u32]| {
@@ -292,7 +329,7 @@ impl<B: Board> Engine for Search<B> {
             let mut run = 1;
             loop {
                 let budget = (run <= RESTART_RUNS).then(|| RESTART_BASE * luby(run));
-                match self.run(&mut visit, budget, &mut ()) {
+                match self.run(&mut visit, budget, &mut (), stop) {
                     End::Done(status) => break status,
                     End::Restart => {
                         run += 1;
@@ -311,23 +348,28 @@ impl<B: Board> Engine for Search<B> {
                 }
             }
         } else {
-            self.run_to_end(&mut visit, &mut ())
+            self.run_to_end(&mut visit, &mut (), stop)
         };
         (found, status)
     }
 
-    fn each(&mut self, visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>) -> Status {
+    fn each(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        stop: &AtomicBool,
+    ) -> Status {
         self.begin();
-        self.run_to_end(visit, &mut ())
+        self.run_to_end(visit, &mut (), stop)
     }
 
     fn observe(
         &mut self,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         obs: &mut dyn Observer,
+        stop: &AtomicBool,
     ) -> Status {
         self.begin();
-        self.run_to_end(visit, &mut { obs })
+        self.run_to_end(visit, &mut { obs }, stop)
     }
 
     fn stats(&self) -> &Stats {
@@ -379,8 +421,9 @@ impl<B: Board> Search<B> {
         &mut self,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         obs: &mut impl Observer,
+        stop: &AtomicBool,
     ) -> Status {
-        match self.run(visit, None, obs) {
+        match self.run(visit, None, obs, stop) {
             End::Done(status) => status,
             End::Restart => unreachable!("no failure budget, no restart"),
         }
@@ -422,9 +465,10 @@ impl<B: Board> Search<B> {
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         failure_budget: Option<u64>,
         obs: &mut impl Observer,
+        stop: &AtomicBool,
     ) -> End {
         let started = Instant::now();
-        let end = self.run_inner(visit, failure_budget, obs);
+        let end = self.run_inner(visit, failure_budget, obs, stop);
         self.stats.time += started.elapsed();
         end
     }
@@ -434,6 +478,7 @@ impl<B: Board> Search<B> {
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         failure_budget: Option<u64>,
         obs: &mut O,
+        stop: &AtomicBool,
     ) -> End {
         // What the observer was last told the board holds, to report only what changes.
         let mut told = Vec::new();
@@ -506,10 +551,13 @@ impl<B: Board> Search<B> {
                 if node_cap.is_some_and(|cap| self.stats.nodes >= cap) {
                     return End::Done(Status::NodeLimit);
                 }
-                if self.stats.nodes.is_multiple_of(CLOCK_EVERY)
-                    && deadline.is_some_and(|d| Instant::now() >= d)
-                {
-                    return End::Done(Status::TimeLimit);
+                if self.stats.nodes.is_multiple_of(CLOCK_EVERY) {
+                    if deadline.is_some_and(|d| Instant::now() >= d) {
+                        return End::Done(Status::TimeLimit);
+                    }
+                    if stop.load(Ordering::Relaxed) {
+                        return End::Done(Status::Interrupted);
+                    }
                 }
                 if failure_limit.is_some_and(|limit| self.stats.failures >= limit) {
                     return End::Restart;

@@ -39,7 +39,7 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 use super::shard::Slice;
-use super::{Strategy, Tally, TaskSet};
+use super::{Strategy, Tally, TaskSet, bounds};
 use crate::format::excerpt;
 
 /// What a checkpoint belongs to: resuming requires every field to match.
@@ -116,6 +116,17 @@ pub enum CheckpointError {
         /// The 1-based line number.
         line: usize,
         /// What is wrong.
+        why: String,
+    },
+    /// The count finished from its records is one its N cannot have (see
+    /// [`bounds::check_whole`]).
+    #[error(
+        "checkpoint {path} cannot be right: the count resumed from it gives {why}; it cannot be trusted (delete it to start over)"
+    )]
+    Implausible {
+        /// The journal.
+        path: PathBuf,
+        /// What the count came to, and why it cannot be.
         why: String,
     },
     /// The path is not a regular file (a device, a pipe, a directory).
@@ -322,10 +333,6 @@ fn record_line(index: usize, tally: Tally) -> String {
 /// a header about a hundred bytes.
 const MAX_LINE: usize = 256;
 
-/// More than any task of a board of at most 32 rows counts (the whole of N = 32 is about 2^73):
-/// a bound that keeps the sum of all the records of a journal far from overflow.
-const MAX_TASK_COUNT: u128 = 1 << 100;
-
 /// What an existing journal holds.
 struct Scan {
     /// The finished tasks.
@@ -352,6 +359,7 @@ fn scan(
         why,
     };
     let mut input = BufReader::new(file);
+    let mut sum = bounds::Sum::new(header.n, header.strategy, header.tasks);
     let mut raw = Vec::new();
     let mut scan = Scan {
         done: BTreeMap::new(),
@@ -422,12 +430,6 @@ fn scan(
         };
         let ((index, total), unique8) =
             parsed.ok_or_else(|| corrupt(number, format!("bad record {}", excerpt(body))))?;
-        if total.max(unique8) > MAX_TASK_COUNT {
-            return Err(corrupt(
-                number,
-                format!("task {index} claims more solutions than a board of 32 rows has"),
-            ));
-        }
         if index >= header.tasks || !header.slice.contains(index) {
             return Err(corrupt(
                 number,
@@ -435,15 +437,17 @@ fn scan(
             ));
         }
         let tally = Tally { total, unique8 };
-        if scan
-            .done
-            .insert(index, tally)
-            .is_some_and(|old| old != tally)
-        {
-            return Err(corrupt(
-                number,
-                format!("task {index} recorded twice with different counts"),
-            ));
+        match scan.done.insert(index, tally) {
+            Some(old) if old != tally => {
+                return Err(corrupt(
+                    number,
+                    format!("task {index} recorded twice with different counts"),
+                ));
+            }
+            Some(_) => {}
+            None => sum
+                .add(index, tally)
+                .map_err(|why| corrupt(number, format!("task {index}: {why}")))?,
         }
     }
     Ok(scan)

@@ -15,6 +15,7 @@
 //!   batches, reporting each finished task the same way; [`Device`] chooses it.
 //!
 //! Most users want [`crate::count`] or [`crate::Counter`], which put these together.
+//! - [`bounds`]: what a task's tally can be, to check numbers read from files.
 //! - [`checkpoint`]: an append-only journal of finished tasks, to resume a stopped count.
 //! - [`shard`]: slices of the list for many machines, and their merge.
 
@@ -22,6 +23,7 @@ use std::ops::AddAssign;
 use std::sync::atomic::AtomicBool;
 
 pub mod backtrack;
+pub mod bounds;
 pub mod checkpoint;
 #[cfg(feature = "cuda")]
 pub mod gpu;

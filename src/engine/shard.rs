@@ -15,7 +15,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::checkpoint::Header;
-use super::{Strategy, Tally};
+use super::{Strategy, Tally, bounds};
 
 /// Slice `index` of `count` of a task list (`1 <= index <= count`).
 ///
@@ -273,6 +273,9 @@ pub enum MergeError {
         /// The other file.
         second: String,
     },
+    /// The shards add up to what no count of their N can be.
+    #[error("the shards add up to a wrong count: {0}")]
+    Implausible(String),
     /// Some shards are missing.
     #[error(
         "{} of {shards} shards missing: {} (a Slurm job array reruns them with `sbatch --array={}`)",
@@ -394,6 +397,27 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
                 why,
             });
         }
+        // The files agree with the first one; it agrees with the task list of its N.
+        if seen.is_empty() {
+            let list = super::task_list(r.n, r.strategy).map_err(|e| invalid(e.to_string()))?;
+            if (r.task_list_version, r.tasks) != (list.version(), list.len()) {
+                return Err(invalid(format!(
+                    "task list version {} of {} tasks, but N={} by {} is version {} of {} tasks",
+                    r.task_list_version,
+                    r.tasks,
+                    r.n,
+                    r.strategy.name(),
+                    list.version(),
+                    list.len()
+                )));
+            }
+        }
+        let tally = Tally {
+            total: r.total,
+            unique8: r.unique8,
+        };
+        bounds::check_slice(r.n, r.strategy, r.tasks, slice, tally)
+            .map_err(|why| invalid(format!("shard {slice}: {why}")))?;
         if let Some(other) = seen.insert(r.shard, name) {
             return Err(MergeError::Duplicate {
                 shard: r.shard,
@@ -408,6 +432,10 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
             .zip(sum.unique8.checked_add(r.unique8))
             .map(|(total, unique8)| Tally { total, unique8 })
             .ok_or_else(|| invalid("the counts add up past 2^128: not a count of queens".into()))?;
+        // Bounded by the board's count and so far from overflow, only while it grows: the sum
+        // of the shards is checked again as a whole below.
+        bounds::check_slice(r.n, r.strategy, r.tasks, Slice::ALL, sum)
+            .map_err(|why| invalid(format!("with the shards before it, {why}")))?;
     }
     // The gaps between the shards given, in order.
     let mut missing = Vec::new();
@@ -424,5 +452,6 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
             shards: first.shards,
         });
     }
+    bounds::check_whole(first.n, sum).map_err(MergeError::Implausible)?;
     Ok(sum)
 }

@@ -29,6 +29,7 @@
 //! the same solution on every machine and with every version of `rand`.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rand::RngCore;
 use rand::SeedableRng;
@@ -127,19 +128,62 @@ pub fn min_conflicts(n: usize, seed: u64) -> Option<Placement> {
 /// assert!(stats.swaps <= stats.tries);
 /// ```
 pub fn min_conflicts_stats(n: usize, seed: u64) -> Option<(Placement, Stats)> {
+    min_conflicts_unless_stopped(n, seed, &AtomicBool::new(false))
+        .expect("a flag nobody sets never stops the search")
+}
+
+/// The stop flag was set before [`min_conflicts_unless_stopped`] found a solution.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// let stop = AtomicBool::new(true);
+/// let err = nqueens::large::min_conflicts_unless_stopped(1_000_000, 1, &stop).unwrap_err();
+/// assert_eq!(err.to_string(), "interrupted before a solution was found");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("interrupted before a solution was found")]
+pub struct Stopped;
+
+/// [`min_conflicts_stats`], or `Err(Stopped)` once `stop` is set: the search looks at the flag
+/// every [`STOP_EVERY`] rows or tries (milliseconds even for 10^9 queens, whose search takes
+/// minutes).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// let go = AtomicBool::new(false);
+/// let (p, _) = nqueens::large::min_conflicts_unless_stopped(1000, 7, &go).unwrap().unwrap();
+/// assert!(p.is_solution());
+/// ```
+pub fn min_conflicts_unless_stopped(
+    n: usize,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<Option<(Placement, Stats)>, Stopped> {
     if matches!(n, 0 | 2 | 3) || n > MAX_N {
-        return None;
+        return Ok(None);
     }
     let mut board = Board::new(n, seed);
     let mut stats = Stats::default();
     loop {
-        let (conflicted, pairs) = board.greedy_start();
+        let (conflicted, pairs) = board.greedy_start(stop)?;
         stats.conflicted = conflicted.len() as u64;
-        if board.repair(conflicted, pairs, &mut stats) {
-            return Some((Placement::new(board.cols), stats));
+        if board.repair(conflicted, pairs, &mut stats, stop)? {
+            return Ok(Some((Placement::new(board.cols), stats)));
         }
         stats.restarts += 1;
     }
+}
+
+/// Rows or tries between two looks at the stop flag: a few milliseconds of the search.
+pub const STOP_EVERY: usize = 1 << 16;
+
+/// `Err(Stopped)` if `step` is a multiple of [`STOP_EVERY`] and `stop` is set.
+#[inline]
+fn look(step: usize, stop: &AtomicBool) -> Result<(), Stopped> {
+    if step.is_multiple_of(STOP_EVERY) && stop.load(Ordering::Relaxed) {
+        return Err(Stopped);
+    }
+    Ok(())
 }
 
 /// How many queens stand on each diagonal of one direction.
@@ -269,7 +313,7 @@ impl Board {
     /// Step 1: a shuffled permutation, then each row takes the first unused column (in
     /// shuffled order, at most [`START_TRIES`] of them) that is free of attack. Returns the rows
     /// placed with a conflict and the number of attacking pairs.
-    fn greedy_start(&mut self) -> (Vec<u32>, u64) {
+    fn greedy_start(&mut self, stop: &AtomicBool) -> Result<(Vec<u32>, u64), Stopped> {
         let n = self.n;
         self.cols.clear();
         self.cols.extend(0..n as u32);
@@ -280,6 +324,7 @@ impl Board {
             *slot = i + self.below(n - i);
         }
         for i in 0..n {
+            look(i, stop)?;
             let j = ahead[i % SHUFFLE_AHEAD];
             let later = i + SHUFFLE_AHEAD;
             if later < n {
@@ -298,6 +343,7 @@ impl Board {
         // waste the tries of every row.
         let mut cursor = 0;
         for row in 0..n {
+            look(row, stop)?;
             let mut free = None;
             for _ in 0..START_TRIES.min(n - row) {
                 if cursor < row || cursor >= n {
@@ -322,7 +368,7 @@ impl Board {
             }
             pairs += self.place(row);
         }
-        (conflicted, pairs)
+        Ok((conflicted, pairs))
     }
 
     #[inline]
@@ -373,7 +419,13 @@ impl Board {
     /// `suspects` always holds at least one queen of every attacking pair: at the start, the
     /// later-placed queen of each pair was placed with a conflict; afterwards, a swap creates
     /// pairs only around the two queens it moves, and both are kept in the list when attacked.
-    fn repair(&mut self, mut suspects: Vec<u32>, mut pairs: u64, stats: &mut Stats) -> bool {
+    fn repair(
+        &mut self,
+        mut suspects: Vec<u32>,
+        mut pairs: u64,
+        stats: &mut Stats,
+        stop: &AtomicBool,
+    ) -> Result<bool, Stopped> {
         let mut next = 0;
         let mut fruitless = 0;
         let stuck = stuck_tries(self.n);
@@ -388,6 +440,7 @@ impl Board {
             }
             let j = self.below(self.n);
             stats.tries += 1;
+            look(stats.tries as usize, stop)?;
             let delta = if j == i { 1 } else { self.swap_delta(i, j) };
             if delta <= 0 {
                 self.swap(i, j);
@@ -402,12 +455,12 @@ impl Board {
             } else {
                 fruitless += 1;
                 if fruitless >= stuck {
-                    return false;
+                    return Ok(false);
                 }
             }
             next += 1;
         }
-        true
+        Ok(true)
     }
 }
 
@@ -471,7 +524,7 @@ mod tests {
     fn greedy_start_counts_its_pairs() {
         for seed in 0..50 {
             let mut board = Board::new(12, seed);
-            let (conflicted, pairs) = board.greedy_start();
+            let (conflicted, pairs) = board.greedy_start(&AtomicBool::new(false)).unwrap();
             assert_eq!(pairs, pairs_slow(&board.cols));
             assert_eq!(pairs == 0, conflicted.is_empty());
         }
