@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
 #
-#   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--big]
+#   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune]
+#                        [--variants] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
 # built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
@@ -18,6 +19,9 @@
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: N = 20 and 21 with items of 11 to 15 free rows (or the numbers in $TUNE_ROWS;
 #    NQUEENS_GPU_REMAINING).
+#    --variants: N = 20 and 21 with each of the kernel's kept alternatives switched off in turn
+#    (NQUEENS_GPU_DEFINES), all of them, and all of them with the largest stacks (the first
+#    kernel that ran on a GPU).
 # Every step has a time cap and is skipped when the budget (default 540 s) has too little left
 # for it. A table of every result is printed last; the logs stay in a temporary folder, and
 # go as one archive, with the table, to $OUT where that is set.
@@ -29,6 +33,7 @@ budget=540
 scaling=0
 cpu=0
 tune=0
+variants=0
 big=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -37,8 +42,9 @@ while [ $# -gt 0 ]; do
         --scaling) scaling=1 ;;
         --cpu) cpu=1 ;;
         --tune) tune=1 ;;
+        --variants) variants=1 ;;
         --big) big=1 ;;
-        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--big]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--big]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -143,6 +149,17 @@ if [ $tune -eq 1 ]; then
         envs=("NQUEENS_GPU_REMAINING=$r")
         count "gpu n=20 rows=$r" 30 count 20 --device gpu
         count "gpu n=21 rows=$r" 40 count 21 --device gpu
+    done
+    envs=()
+fi
+if [ $variants -eq 1 ]; then
+    off="-DNQ_CSA=0 -DNQ_CLIMB_IN_TURN=0 -DNQ_TAKE_IN_LOOP=0"
+    for defines in "-DNQ_CSA=0" "-DNQ_CLIMB_IN_TURN=0" "-DNQ_TAKE_IN_LOOP=0" "$off" \
+        "$off -DNQ_REMAINING=15"; do
+        envs=("NQUEENS_GPU_DEFINES=$defines")
+        name=$(echo "$defines" | sed 's/-DNQ_//g; s/=0//g; s/ /+/g')
+        count "gpu n=20 $name" 30 count 20 --device gpu
+        count "gpu n=21 $name" 60 count 21 --device gpu
     done
     envs=()
 fi

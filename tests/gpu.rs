@@ -10,7 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use nqueens::engine::backtrack::constellation::{Frame, Start, constellations};
 use nqueens::engine::backtrack::{BacktrackTasks, kernel};
-use nqueens::engine::gpu::{self, Backend, Batch, Collected, host};
+use nqueens::engine::gpu::host::{self, Variant};
+use nqueens::engine::gpu::{self, Backend, Batch, Collected};
 use nqueens::engine::{GpuError, Tally, TaskSet};
 use proptest::prelude::*;
 
@@ -43,14 +44,24 @@ fn tallies_through_runner(
 #[test]
 fn every_task_of_n_4_to_16_matches_the_cpu_engine() {
     for n in 4..=16 {
+        every_task_matches(n, Variant::Current);
+    }
+}
+
+#[test]
+fn the_kernel_alternatives_count_every_task_of_n_4_to_14_the_same() {
+    for n in 4..=14 {
+        every_task_matches(n, Variant::Alternatives);
+    }
+}
+
+fn every_task_matches(n: usize, variant: Variant) {
+    {
         let tasks = BacktrackTasks::new(n).unwrap();
         let all: Vec<usize> = (0..tasks.len()).collect();
-        let (report, seen) = tallies_through_runner(
-            &tasks,
-            &all,
-            &mut host::Host::default(),
-            &AtomicBool::new(false),
-        );
+        let mut backend = host::Host::new(variant);
+        let (report, seen) =
+            tallies_through_runner(&tasks, &all, &mut backend, &AtomicBool::new(false));
         let report = report.unwrap();
         assert_eq!(seen.len(), tasks.len(), "N={n}: every task reported");
         for (&index, &tally) in &seen {
@@ -140,7 +151,9 @@ proptest! {
             let bits: Vec<u32> = (0..32).filter(|b| open >> b & 1 == 1).collect();
             start = start.place(&frame, 1 << bits[step.index(bits.len())]);
         }
-        prop_assert_eq!(host::count(&frame, start), kernel::count(&frame, start));
+        let want = kernel::count(&frame, start);
+        prop_assert_eq!(host::count(&frame, start), want);
+        prop_assert_eq!(host::count_with(Variant::Alternatives, &frame, start), want);
     }
 }
 

@@ -72,12 +72,52 @@ pub struct Compiled {
     pub log: String,
 }
 
+/// The kernel's switches from `NQUEENS_GPU_DEFINES`, for measuring the alternatives that
+/// `kernel.cu` keeps (docs/gpu.md): space-separated `-DNQ_NAME=NUMBER`. `NQ_REMAINING` may only
+/// make the stacks larger than items of `remaining` free rows need.
+///
+/// ```
+/// use nqueens::engine::gpu::cuda::tuning_defines;
+/// assert_eq!(tuning_defines("-DNQ_CSA=0  -DNQ_TAKE_IN_LOOP=0", 12).unwrap().len(), 2);
+/// assert!(tuning_defines("-DNQ_REMAINING=10", 12).is_err());
+/// assert!(tuning_defines("--use_fast_math", 12).is_err());
+/// ```
+pub fn tuning_defines(text: &str, remaining: usize) -> Result<Vec<String>, GpuError> {
+    let bad = |why: String| GpuError::Compile(format!("NQUEENS_GPU_DEFINES: {why}"));
+    text.split_whitespace()
+        .map(|token| {
+            let (name, value) = token
+                .strip_prefix("-DNQ_")
+                .and_then(|rest| rest.split_once('='))
+                .filter(|(name, _)| name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+                .ok_or_else(|| bad(format!("{token:?} is not -DNQ_NAME=NUMBER")))?;
+            let value: usize = value
+                .parse()
+                .map_err(|_| bad(format!("{token:?} is not -DNQ_NAME=NUMBER")))?;
+            if name == "REMAINING" && !(remaining..=super::MAX_REMAINING).contains(&value) {
+                return Err(bad(format!(
+                    "NQ_REMAINING must be from {remaining} (the items' free rows) to {}",
+                    super::MAX_REMAINING
+                )));
+            }
+            Ok(token.to_string())
+        })
+        .collect()
+}
+
 /// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) and items of at most `remaining` free
-/// rows (which sizes the stacks in shared memory) with NVRTC; `verbose` asks ptxas for its
-/// resource report. Needs NVRTC only, no driver and no GPU.
-pub fn compile(arch: &str, remaining: usize, verbose: bool) -> Result<Compiled, GpuError> {
+/// rows (which sizes the stacks in shared memory) with NVRTC, with `defines` from
+/// [`tuning_defines`]; `verbose` asks ptxas for its resource report. Needs NVRTC only, no
+/// driver and no GPU.
+pub fn compile(
+    arch: &str,
+    remaining: usize,
+    defines: &[String],
+    verbose: bool,
+) -> Result<Compiled, GpuError> {
     libraries().or_else(|e| match e {
         // Compiling needs NVRTC only.
+        // SAFETY: this only tries to load the library by name (dlopen).
         GpuError::NoDriver if unsafe { nvrtc_sys::is_culib_present() } => Ok(()),
         e => Err(e),
     })?;
@@ -88,8 +128,14 @@ pub fn compile(arch: &str, remaining: usize, verbose: bool) -> Result<Compiled, 
         format!("--gpu-architecture={arch}"),
         format!("-DNQ_BLOCK={BLOCK}"),
         format!("-DNQ_MIN_BLOCKS={MIN_BLOCKS}"),
-        format!("-DNQ_REMAINING={}", remaining.min(super::MAX_REMAINING)),
     ];
+    if !defines.iter().any(|d| d.starts_with("-DNQ_REMAINING=")) {
+        options.push(format!(
+            "-DNQ_REMAINING={}",
+            remaining.min(super::MAX_REMAINING)
+        ));
+    }
+    options.extend_from_slice(defines);
     if verbose {
         options.push("--ptxas-options=-v".into());
     }
@@ -174,7 +220,11 @@ impl Cuda {
         available()?;
         let context = CudaContext::new(0).map_err(driver_error)?;
         let (major, minor) = context.compute_capability().map_err(driver_error)?;
-        let compiled = compile(&format!("sm_{major}{minor}"), remaining, false)?;
+        let defines = tuning_defines(
+            &std::env::var("NQUEENS_GPU_DEFINES").unwrap_or_default(),
+            remaining,
+        )?;
+        let compiled = compile(&format!("sm_{major}{minor}"), remaining, &defines, false)?;
         let module = context
             .load_module(Ptx::from_binary(compiled.cubin))
             .map_err(driver_error)?;
