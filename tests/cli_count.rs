@@ -187,17 +187,24 @@ fn the_gpu_without_gpu_support_is_one_line_and_exit_2() {
         .clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("without GPU support") && err.contains("--features cuda"), "{err}");
+    assert!(
+        err.contains("without GPU support") && err.contains("--features cuda"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
     // What the GPU cannot do is refused first, as bad input.
     nqueens()
         .args(["count", "12", "--device", "gpu", "--strategy", "join"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("backtrack strategy, not the join strategy"));
+        .stderr(predicate::str::contains(
+            "backtrack strategy, not the join strategy",
+        ));
     nqueens()
         .args(["count", "26", "--device", "gpu"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("the GPU counts N from 1 to 25, not 26"));
+        .stderr(predicate::str::contains(
+            "the GPU counts N from 1 to 25, not 26",
+        ));
 }

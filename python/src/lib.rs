@@ -101,7 +101,9 @@ impl CountOptions {
         checkpoint: Option<PathBuf>,
         device: Option<&str>,
     ) -> PyResult<Self> {
-        let device = device.map_or(Ok(Device::Cpu), str::parse).map_err(value_error)?;
+        let device = device
+            .map_or(Ok(Device::Cpu), str::parse)
+            .map_err(value_error)?;
         let threads = match threads {
             Some(t) => match natural(t, "threads")? {
                 0 => return Err(PyValueError::new_err("threads must be at least 1, not 0")),
