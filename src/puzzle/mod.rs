@@ -302,3 +302,6 @@ impl Iterator for Puzzles<'_> {
         Some(item)
     }
 }
+
+#[cfg(test)]
+mod tests;
