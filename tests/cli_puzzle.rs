@@ -208,3 +208,11 @@ fn no_puzzle_of_an_impossible_difficulty_is_exit_1() {
         .code(1)
         .stderr("error: no hard puzzle for N=4 in 1000 tries\n");
 }
+
+#[test]
+fn help_shows_examples_and_exit_codes() {
+    let help = stdout(&["puzzle", "--help"]);
+    assert!(help.contains("Examples:\n  nqueens puzzle "), "{help}");
+    assert!(help.contains("Exit status: 0 "), "{help}");
+    assert!(stdout(&["--help"]).contains("puzzle"));
+}
