@@ -102,8 +102,9 @@ pub enum PuzzleError {
         /// The size asked for.
         n: usize,
     },
-    /// No puzzle of the difficulty asked for turned up in the puzzles tried.
-    #[error("no {} puzzle for N={n} in {tries} tries", .difficulty.map_or("", Difficulty::name))]
+    /// No puzzle of the difficulty asked for (or, without one, no puzzle whose minimality the
+    /// solver could decide within its bound) turned up in the puzzles tried.
+    #[error("no {} puzzle for N={n} in {tries} tries", .difficulty.map_or("minimal", Difficulty::name))]
     NotFound {
         /// The board size.
         n: usize,
