@@ -48,6 +48,7 @@
 //! - [`engine`]: the fast counter, split into numbered tasks for threads, checkpoints, shards.
 //! - [`cp`]: a propagation solver for partial placements and blocked squares.
 //! - [`large`]: one solution for huge `n`.
+//! - [`puzzle`]: puzzles with exactly one completion, proved by the completion solver.
 //! - [`reference`](mod@reference): the published counts (OEIS) for N = 1..=27.
 //! - [`trace`]: any ladder search step by step, as text, JSON Lines, animated SVG or HTML.
 //!
@@ -62,6 +63,7 @@ pub mod engine;
 pub mod format;
 pub mod large;
 pub mod placement;
+pub mod puzzle;
 pub mod reference;
 pub mod solutions;
 pub mod symmetry;

@@ -20,6 +20,7 @@ use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::cp::{Instance, InstanceError, Options, Solver, Stats, Status};
 use nqueens::engine::{self, Device, Strategy};
+use nqueens::puzzle::{Difficulty, Generator, Puzzles};
 use nqueens::solutions::{Solutions, UniqueSolutions};
 use nqueens::{Counter, Placement, large};
 use pyo3::buffer::PyBuffer;
@@ -764,6 +765,83 @@ fn complete<'py>(
     Ok((answer, stats_tuple(&stats)))
 }
 
+/// One puzzle as a tuple: `(n, givens, blocked, solution, difficulty, (guesses, depth,
+/// failures, propagations))`, squares and columns 0-based.
+type PuzzleTuple = (
+    usize,
+    Vec<(usize, usize)>,
+    Vec<(usize, usize)>,
+    Vec<u32>,
+    &'static str,
+    (u64, u32, u64, u64),
+);
+
+/// The iterator of `puzzles(n, ...)`: the library's generator, one batch of puzzles made per
+/// `__next__` that finds none ready, without the GIL.
+#[pyclass(module = "nqueens._nqueens")]
+struct PuzzleIter {
+    puzzles: Puzzles<'static>,
+}
+
+#[pymethods]
+impl PuzzleIter {
+    #[new]
+    #[pyo3(signature = (n, *, count=None, seed=None, blocked=false, minimal=false, difficulty=None, threads=None))]
+    fn new(
+        n: &Bound<'_, PyAny>,
+        count: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        blocked: bool,
+        minimal: bool,
+        difficulty: Option<&str>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let mut generator = Generator::new(board_size(n)?).map_err(value_error)?;
+        let count = count.map(|c| natural(c, "count")).transpose()?.unwrap_or(1);
+        let difficulty = difficulty
+            .map(str::parse::<Difficulty>)
+            .transpose()
+            .map_err(value_error)?;
+        generator = generator
+            .seed(seed.map(|s| natural(s, "seed")).transpose()?.unwrap_or(0))
+            .blocked(blocked)
+            .minimal(minimal)
+            .difficulty(difficulty);
+        if let Some(threads) = threads {
+            match natural(threads, "threads")? {
+                0 => return Err(value_error("threads must be at least 1")),
+                t => generator = generator.threads(usize::try_from(t).unwrap_or(usize::MAX)),
+            }
+        }
+        Ok(PuzzleIter {
+            puzzles: generator.puzzles(count),
+        })
+    }
+
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(mut slf: PyRefMut<'_, Self>, py: Python<'_>) -> PyResult<Option<PuzzleTuple>> {
+        let puzzles = &mut slf.puzzles;
+        let next = py.detach(move || puzzles.next());
+        let Some(made) = next else {
+            return Ok(None);
+        };
+        let puzzle = made.map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+        let inst = puzzle.instance();
+        let m = puzzle.measures();
+        Ok(Some((
+            inst.n(),
+            inst.fixed().collect(),
+            inst.blocked().collect(),
+            puzzle.solution().cols().to_vec(),
+            puzzle.difficulty().name(),
+            (m.guesses, m.depth, m.failures, m.propagations),
+        )))
+    }
+}
+
 /// The native module.
 #[pymodule]
 fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -775,6 +853,7 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(board, m)?)?;
     m.add_function(wrap_pyfunction!(complete, m)?)?;
     m.add_class::<SolutionIter>()?;
+    m.add_class::<PuzzleIter>()?;
     m.add("ALGORITHMS", Algo::ALL.map(Algo::name).to_vec())?;
     m.add("STRATEGIES", Strategy::ALL.map(Strategy::name).to_vec())?;
     m.add("MAX_LISTED", nqueens::solutions::MAX_N)?;

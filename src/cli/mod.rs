@@ -14,6 +14,7 @@ mod merge;
 mod outfile;
 mod plot;
 mod progress;
+mod puzzle;
 mod signals;
 mod sink;
 mod solve;
@@ -40,6 +41,8 @@ enum Command {
     Complete(complete::Args),
     /// Check placements read from a file or stdin.
     Verify(verify::Args),
+    /// Make puzzles with exactly one completion (given queens, blocked squares).
+    Puzzle(puzzle::Args),
     /// Run the ladder of algorithms side by side.
     Bench(bench::Args),
     /// Add up shard results into one count.
@@ -56,7 +59,7 @@ enum Command {
 }
 
 /// Examples and exit codes shown at the end of each subcommand's `--help`.
-const HELP: [(&str, &str, &str); 10] = [
+const HELP: [(&str, &str, &str); 11] = [
     (
         "count",
         "  nqueens count 16                          total and unique, all cores
@@ -85,6 +88,11 @@ const HELP: [(&str, &str, &str); 10] = [
         "verify",
         "  nqueens solve 8 | nqueens verify\n  nqueens verify solutions.txt",
         "0 every placement is a solution; 1 some are not; 2 bad usage or unreadable input",
+    ),
+    (
+        "puzzle",
+        "  nqueens puzzle 8\n  nqueens puzzle 12 --count 100 --seed 7 --minimal --format json > puzzles.jsonl\n  nqueens puzzle 32 --blocked --difficulty hard\n  nqueens puzzle 10 --seed 1 | nqueens complete --count",
+        "0 made; 1 interrupted, or no puzzle of that difficulty found; 2 bad usage or N out of range",
     ),
     (
         "bench",
@@ -168,6 +176,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Find(a) => find::run(a),
         Command::Complete(a) => complete::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::Puzzle(a) => puzzle::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Trace(a) => trace::run(a),

@@ -266,13 +266,16 @@ impl Instance {
             && self.blocked().all(|(r, c)| p.cols()[r] as usize != c)
     }
 
-    /// Reads an instance in any of three text forms, told apart by the first line:
+    /// Reads an instance in any of four text forms, told apart by the first line:
     ///
     /// 1. **A list**: the first line is `N`; then one square per line, 1-based `row col`.
     ///    A line `q row col` (or just `row col`) gives a queen, `x row col` blocks a square.
     /// 2. **A board drawing**: `N` lines of `N` cells, `Q` a given queen, `x` a blocked square,
     ///    `.` a free square; spaces between cells are optional.
     /// 3. **A placement** in any format `nqueens solve` writes: every queen is given.
+    /// 4. **A JSON object** on one line with `"n"` and 1-based `[row, col]` squares under
+    ///    `"givens"` and `"blocked"`, as `nqueens puzzle --format json` writes it (other fields
+    ///    are ignored).
     ///
     /// In the first two forms `#` starts a comment that runs to the end of the line. Errors
     /// name the line and what is wrong there.
@@ -340,6 +343,10 @@ impl Instance {
             } else if first.chars().all(|ch| is_cell(ch) || ch.is_whitespace()) {
                 let first = first.to_string();
                 parse_drawing(line, &first, &mut lines)
+            } else if let Some(clues) = JsonInstance::of(raw) {
+                let inst = clues.instance(line)?;
+                only_one(line, &mut lines)?;
+                Ok(inst)
             } else {
                 let mut raw = raw.as_bytes().to_vec();
                 raw.push(b'\n');
@@ -520,6 +527,59 @@ fn parse_drawing<R: BufRead>(
         });
     }
     Ok(inst)
+}
+
+/// The JSON form of an instance: one object with `"n"` and 1-based `[row, col]` squares under
+/// `"givens"` and `"blocked"` (at least one of the two; other fields are ignored), as
+/// `nqueens puzzle --format json` writes it.
+#[derive(serde::Deserialize)]
+struct JsonInstance {
+    n: usize,
+    givens: Option<Vec<[usize; 2]>>,
+    blocked: Option<Vec<[usize; 2]>>,
+}
+
+impl JsonInstance {
+    /// The instance in `line`, if it is one: a JSON placement (no `"givens"`, no `"blocked"`)
+    /// or anything else is left to the placement reader and its messages.
+    fn of(line: &str) -> Option<Self> {
+        serde_json::from_str::<JsonInstance>(line.trim())
+            .ok()
+            .filter(|j| j.givens.is_some() || j.blocked.is_some())
+    }
+
+    fn instance(&self, line: usize) -> Result<Instance, ParseError> {
+        let mut inst = Instance::with_size(self.n).map_err(at(line))?;
+        let zero_based = |[r, c]: [usize; 2]| match (r.checked_sub(1), c.checked_sub(1)) {
+            (Some(r), Some(c)) => Ok((r, c)),
+            _ => Err(ParseError {
+                line,
+                message: "rows and columns count from 1, found 0".into(),
+            }),
+        };
+        for &square in self.givens.iter().flatten() {
+            let (r, c) = zero_based(square)?;
+            inst.fix(r, c).map_err(at(line))?;
+        }
+        for &square in self.blocked.iter().flatten() {
+            let (r, c) = zero_based(square)?;
+            inst.block(r, c).map_err(at(line))?;
+        }
+        Ok(inst)
+    }
+}
+
+/// Refuses anything but blank lines and comments after the one-line instance on `line`.
+fn only_one<R: BufRead>(line: usize, lines: &mut Lines<R>) -> Result<(), ParseError> {
+    while let Some((_, raw)) = lines.next()? {
+        if !content(raw).is_empty() {
+            return Err(ParseError {
+                line,
+                message: "the input holds more than one instance; give one to complete".into(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Reads the one placement that starts with `first` (the raw first line) and runs to the end.

@@ -124,6 +124,10 @@ impl<R: BufRead> Read for Tokens<'_, R> {
 enum Field {
     N,
     Columns,
+    /// Anything else, skipped: records that carry more than a placement (a puzzle's clues and
+    /// measures beside its solution) still read as their placement.
+    #[serde(other)]
+    Other,
 }
 
 /// Decodes `{"n": N, "columns": [...]}` (in either order) into a placement.
@@ -173,6 +177,9 @@ impl<'de> Visitor<'de> for RecordSeed {
                 Field::Columns => {
                     let limit = n.unwrap_or(self.max_n);
                     cols = Some(map.next_value_seed(Columns { limit })?);
+                }
+                Field::Other => {
+                    map.next_value::<de::IgnoredAny>()?;
                 }
             }
         }

@@ -74,3 +74,41 @@ def complete(
     time_limit: Optional[float] = None,
 ) -> Tuple[Any, Tuple[int, int, int, int, int, float]]:
     """``(answer, (nodes, failures, propagations, solutions, restarts, seconds))``."""
+
+class PuzzleIter(
+    Iterator[
+        Tuple[
+            int,
+            List[Tuple[int, int]],
+            List[Tuple[int, int]],
+            List[int],
+            str,
+            Tuple[int, int, int, int],
+        ]
+    ]
+):
+    """The iterator of ``nqueens.puzzles``: ``(n, givens, blocked, solution, difficulty,
+    (guesses, depth, failures, propagations))``, 0-based."""
+
+    def __init__(
+        self,
+        n: int,
+        *,
+        count: Optional[int] = None,
+        seed: Optional[int] = None,
+        blocked: bool = False,
+        minimal: bool = False,
+        difficulty: Optional[str] = None,
+        threads: Optional[int] = None,
+    ) -> None: ...
+    def __iter__(self) -> "PuzzleIter": ...
+    def __next__(
+        self,
+    ) -> Tuple[
+        int,
+        List[Tuple[int, int]],
+        List[Tuple[int, int]],
+        List[int],
+        str,
+        Tuple[int, int, int, int],
+    ]: ...
