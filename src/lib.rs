@@ -49,6 +49,7 @@
 //! - [`cp`]: a propagation solver for partial placements and blocked squares.
 //! - [`large`]: one solution for huge `n`.
 //! - [`reference`](mod@reference): the published counts (OEIS) for N = 1..=27.
+//! - [`memory`]: the error of an allocation too large for the memory at hand.
 //! - [`trace`]: any ladder search step by step, as text, JSON Lines, animated SVG or HTML.
 //!
 //! The command-line tool `nqueens` (the default `cli` feature) is a thin layer over these;
@@ -61,6 +62,7 @@ pub mod cp;
 pub mod engine;
 pub mod format;
 pub mod large;
+pub mod memory;
 pub mod placement;
 pub mod reference;
 pub mod solutions;

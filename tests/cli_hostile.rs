@@ -23,8 +23,14 @@ const LIMIT_KB: u64 = 1 << 20;
 
 /// `nqueens ARGS` under the memory limit, with stdin from the shell command `feed` if given.
 fn bounded(feed: Option<&str>, args: &str) -> Command {
+    limited(&format!("-v {LIMIT_KB}"), feed, args)
+}
+
+/// `nqueens ARGS` under `ulimit LIMIT`, with stdin from the shell command `feed` if given (in
+/// which `$0` is the binary too).
+fn limited(limit: &str, feed: Option<&str>, args: &str) -> Command {
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
-    let run = format!("(ulimit -v {LIMIT_KB} && exec \"$0\" {args})");
+    let run = format!("(ulimit {limit} && exec \"$0\" {args})");
     let script = match feed {
         Some(feed) => format!("{feed} | {run}"),
         None => run,
@@ -647,4 +653,34 @@ fn an_address_space_limit_is_a_memory_limit() {
         .assert()
         .code(2)
         .stderr(one_error_line("MiB of memory, more than the limit of"));
+}
+
+#[test]
+fn an_allocation_that_fails_is_an_error_not_an_abort() {
+    // `--max-memory` lets the search past the estimate; the address space then cannot hold
+    // its 1.6 GB of columns.
+    bounded(None, "find 400000000 --random --seed 1 --max-memory 100G")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("--random for N=400000000: out of memory"));
+    // A data-segment limit (`ulimit -d`) is one that the memory estimates do not read: every
+    // allocation of a size the input drives must fail as an error.
+    const DATA_KB: &str = "-d 300000";
+    limited(DATA_KB, None, "find 100000000 --random --seed 1")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("out of memory"));
+    limited(DATA_KB, Some("\"$0\" find 100000000"), "verify")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("line 1: a placement of more than"));
+    // A blocked square makes the solver keep a bit per square: 128 MiB for N = 32768.
+    limited(
+        "-d 100000",
+        Some("printf '32768\\nx 1 1\\n'"),
+        "complete - --format perm",
+    )
+    .assert()
+    .code(2)
+    .stderr(one_error_line("a board of 32768 rows: out of memory"));
 }

@@ -103,7 +103,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             eprintln!("seed: {seed}");
             seed
         });
-        let (placement, _) = large::min_conflicts_unless_stopped(n, seed, signals::stop_flag())?
+        let (placement, _) = large::min_conflicts_unless_stopped(n, seed, signals::stop_flag())
+            .map_err(|e| match e {
+                // The estimate above let it through, but the memory was not there.
+                large::Unfinished::OutOfMemory(_) => super::bad_input(format!(
+                    "--random for N={n}: {e} (lower N, or drop --random: the construction \
+                     streams any N in constant memory)"
+                )),
+                large::Unfinished::Stopped => e.into(),
+            })?
             .context("min-conflicts found no solution")?;
         format::write(&mut out, &placement, args.format)
     } else {

@@ -124,6 +124,12 @@ pub fn excerpt(text: impl AsRef<[u8]>) -> String {
     }
 }
 
+/// Why a record stopped after `read` queens: their columns no longer fit in memory. Readers
+/// bound a record by [`Reader::max_n`], but the memory may be short of even that.
+fn too_big(read: usize, e: crate::memory::OutOfMemory) -> String {
+    format!("a placement of more than {read} queens: {e}")
+}
+
 /// A malformed record: where and why, and what of it is left to skip before the next record.
 pub(crate) struct Malformed {
     line: usize,

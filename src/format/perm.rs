@@ -108,10 +108,7 @@ fn finish(cols: &mut Vec<u32>, value: u64, in_number: bool, max_n: usize) -> Res
         return Err(format!("more than {max_n} columns"));
     }
     match value.checked_sub(1) {
-        Some(c) => {
-            cols.push(c as u32);
-            Ok(())
-        }
+        Some(c) => crate::memory::push(cols, c as u32).map_err(|e| super::too_big(cols.len(), e)),
         None => Err("column 0: columns are numbered from 1".into()),
     }
 }

@@ -159,7 +159,11 @@ pub(super) fn parse<R: BufRead>(
                 ))
         };
         match (coord("x"), coord("y")) {
-            (Ok(col), Ok(row)) => queens.push((row, col)),
+            (Ok(col), Ok(row)) => {
+                if let Err(e) = crate::memory::push(&mut queens, (row, col)) {
+                    return malformed(line, super::too_big(queens.len(), e));
+                }
+            }
             (Err(message), _) | (_, Err(message)) => return malformed(line, message),
         }
         if queens.len() > n {
