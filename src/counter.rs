@@ -277,7 +277,7 @@ pub enum CountError {
         source: rayon::ThreadPoolBuildError,
     },
     /// The stop flag ended the count before every task was counted.
-    #[error("interrupted: {}", interrupted_note(*.done, *.of, .checkpoint.as_deref()))]
+    #[error("interrupted: {}", interrupted_note(*.done, *.of, .checkpoint.as_deref(), *.algo))]
     Interrupted {
         /// Tasks finished (and saved, with a checkpoint).
         done: usize,
@@ -285,16 +285,28 @@ pub enum CountError {
         of: usize,
         /// The checkpoint that holds the finished tasks.
         checkpoint: Option<PathBuf>,
+        /// The ladder algorithm that counted: one search without tasks, which nothing can
+        /// save (`None` for the engine).
+        algo: Option<&'static str>,
     },
 }
 
-fn interrupted_note(done: usize, of: usize, checkpoint: Option<&Path>) -> String {
-    match checkpoint {
-        Some(path) => format!(
+fn interrupted_note(
+    done: usize,
+    of: usize,
+    checkpoint: Option<&Path>,
+    algo: Option<&str>,
+) -> String {
+    match (checkpoint, algo) {
+        (Some(path), _) => format!(
             "{done} of {of} tasks are saved in {}; run the same command again to resume",
             path.display()
         ),
-        None => "nothing was saved (use a checkpoint to make a count resumable)".into(),
+        (None, Some(algo)) => format!(
+            "nothing was saved: {algo} counts in one search, which cannot be resumed (the \
+             engine, the default method, counts in tasks that a checkpoint keeps)"
+        ),
+        (None, None) => "nothing was saved (use a checkpoint to make a count resumable)".into(),
     }
 }
 
@@ -616,6 +628,7 @@ impl<'a> Counter<'a> {
                         done: 0,
                         of: 1,
                         checkpoint: None,
+                        algo: Some(algo.name()),
                     });
                 };
                 Ok(CountResult {
@@ -678,6 +691,7 @@ impl<'a> Counter<'a> {
                     done: index,
                     of: tasks.len(),
                     checkpoint: None,
+                    algo: None,
                 });
             };
             tally += t;
@@ -775,6 +789,7 @@ impl<'a> Counter<'a> {
                 done: resumed + outcome.done,
                 of: total,
                 checkpoint: self.checkpoint.map(Path::to_path_buf),
+                algo: None,
             });
         }
         let mut tally = before;
