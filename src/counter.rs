@@ -327,7 +327,9 @@ impl CountError {
             | CountError::GpuMethod(_)
             | CountError::GpuSize { .. } => true,
             CountError::Gpu(e) => e.is_unavailable(),
-            CountError::Checkpoint(e) => !matches!(e, CheckpointError::Io { .. }),
+            CountError::Checkpoint(e) => {
+                !matches!(e, CheckpointError::Io { .. } | CheckpointError::Lost { .. })
+            }
             CountError::Threads { .. } | CountError::Interrupted { .. } => false,
         }
     }

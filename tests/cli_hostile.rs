@@ -284,15 +284,16 @@ fn catches_sigint(pid: u32) -> bool {
 /// returns its exit code and stderr. A minute without an exit is a hang: the test fails.
 #[cfg(unix)]
 fn interrupted(args: &[&str], stdin: Option<&Path>, signal: &str) -> (Option<i32>, String) {
-    interrupted_when(args, stdin, signal, || {})
+    interrupted_when(args, stdin, Some(signal), || {})
 }
 
-/// [`interrupted`], calling `before` just before the signal is sent.
+/// [`interrupted`], calling `before` just before the signal is sent; with no signal, `before`
+/// alone must end the run.
 #[cfg(unix)]
 fn interrupted_when(
     args: &[&str],
     stdin: Option<&Path>,
-    signal: &str,
+    signal: Option<&str>,
     before: impl FnOnce(),
 ) -> (Option<i32>, String) {
     use std::process::{Command, Stdio};
@@ -319,12 +320,14 @@ fn interrupted_when(
     before();
     let pid = child.id().to_string();
     let kill = |name: &str| Command::new("kill").args([name, &pid]).status().unwrap();
-    assert!(kill(signal).success());
+    if let Some(signal) = signal {
+        assert!(kill(signal).success());
+    }
     let sent = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if sent.elapsed() > Duration::from_secs(60) {
             kill("-KILL");
-            panic!("{args:?} still ran a minute after {signal}");
+            panic!("{args:?} still ran a minute after {signal:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -507,7 +510,7 @@ fn new_outputs_follow_the_umask_and_no_temporary_file_waits_beside_them() {
     let (code, err) = interrupted_when(
         &["count", "30", "--out", out.to_str().unwrap()],
         None,
-        "-INT",
+        Some("-INT"),
         || assert_eq!(temporaries(), 0),
     );
     assert_eq!(code, Some(1), "{err}");
@@ -689,4 +692,43 @@ fn an_allocation_that_fails_is_an_error_not_an_abort() {
     .assert()
     .code(2)
     .stderr(one_error_line("a board of 32768 rows: out of memory"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_checkpoint_deleted_or_emptied_during_a_run_stops_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("c.ck");
+    let args = [
+        "count",
+        "20",
+        "-j",
+        "2",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ];
+    // Once the run has written its header (a minute without is a hang).
+    let written = || {
+        let started = std::time::Instant::now();
+        while ck.metadata().map_or(true, |m| m.len() == 0) {
+            assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    };
+    // Deleted, then Ctrl-C: the finished tasks are not "saved in c.ck".
+    let (code, err) = interrupted_when(&args, None, Some("-INT"), || {
+        written();
+        std::fs::remove_file(&ck).unwrap()
+    });
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("c.ck was deleted during the run"), "{err}");
+    assert!(!err.contains("saved"), "{err}");
+    // Emptied, without a signal: the count notices and stops (a minute of it is a hang).
+    let (code, err) = interrupted_when(&args, None, None, || {
+        written();
+        File::create(&ck).unwrap();
+    });
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("c.ck was cut short during the run"), "{err}");
+    assert!(err.lines().last().unwrap().starts_with("error: "), "{err}");
 }
