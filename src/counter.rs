@@ -220,6 +220,8 @@ pub struct CountResult {
 /// assert!(matches!(err, CountError::Memory { n: 8, limit: 0, .. }));
 /// assert!(err.to_string().contains("more than the limit of 0"));
 /// let err = Counter::new(99).run().unwrap_err();
+/// assert!(matches!(err, CountError::TooLarge { n: 99, max: 32, .. }));
+/// let err = Counter::new(99).strategy(nqueens::engine::Strategy::Join).run().unwrap_err();
 /// assert!(matches!(err, CountError::Engine(_)));
 /// ```
 #[derive(Debug, thiserror::Error)]
@@ -227,6 +229,18 @@ pub enum CountError {
     /// The engine does not count this `n` with this strategy.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// `n` is beyond every strategy of the engine (asked without naming one).
+    #[error(
+        "N = {n} is beyond what can be counted: the engine counts N from 1 to {max} ({why}); N = 27 is the largest count ever published, and each N takes eight to ten times as long as the one before"
+    )]
+    TooLarge {
+        /// Requested size.
+        n: usize,
+        /// The largest size the engine counts.
+        max: usize,
+        /// The reason for that limit.
+        why: &'static str,
+    },
     /// The ladder algorithm does not count this `n`.
     #[error(transparent)]
     Algo(#[from] AlgoError),
@@ -321,6 +335,7 @@ impl CountError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             CountError::Engine(_)
+            | CountError::TooLarge { .. }
             | CountError::Algo(_)
             | CountError::Memory { .. }
             | CountError::NeedsEngine(_)
@@ -586,7 +601,15 @@ impl<'a> Counter<'a> {
                 engine::device_available(Device::Gpu)?;
             }
             Method::Engine(strategy) => {
-                engine::check(self.n, strategy)?;
+                engine::check(self.n, strategy).map_err(|e| match e {
+                    // The user chose no strategy: the engine's inner ones are not theirs to hear of.
+                    EngineError::OutOfRange { n, max, why, .. }
+                        if n > 0 && self.strategy.is_none() =>
+                    {
+                        CountError::TooLarge { n, max, why }
+                    }
+                    e => CountError::Engine(e),
+                })?;
                 let threads = self.thread_count();
                 let need = engine::memory_estimate(self.n, strategy, threads);
                 let limit = self.max_memory.unwrap_or(u64::MAX);

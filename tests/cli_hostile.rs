@@ -732,3 +732,98 @@ fn a_checkpoint_deleted_or_emptied_during_a_run_stops_the_count() {
     assert!(err.contains("c.ck was cut short during the run"), "{err}");
     assert!(err.lines().last().unwrap().starts_with("error: "), "{err}");
 }
+
+#[test]
+fn messages_say_what_the_user_can_do_not_the_internals() {
+    // `count 33`: no engine name the user never chose; what to do instead.
+    nqueens().args(["count", "33"]).assert().code(2).stderr(
+        one_error_line("N = 33 is beyond what can be counted")
+            .and(predicate::str::contains("Backtrack").not())
+            .and(predicate::str::contains("nqueens find 33")),
+    );
+    // Listing and tracing count nothing: no counter overflows.
+    for args in [&["solve", "40", "--algo", "flags"][..], &["trace", "64"]] {
+        nqueens().args(args).assert().code(2).stderr(
+            one_error_line("handles N from 1 to 28").and(predicate::str::contains("counter").not()),
+        );
+    }
+    // A limit below 1 MiB is not "0 MiB".
+    nqueens()
+        .args(["find", "1000", "--random", "--max-memory", "1K"])
+        .assert()
+        .code(2)
+        .stderr(one_error_line("more than the limit of 1 KiB"));
+    // A time limit too far away to represent is no limit.
+    nqueens()
+        .args(["find", "10", "--first", "--time-limit", "1e308"])
+        .assert()
+        .success()
+        .stdout("1 3 6 8 10 5 9 2 4 7\n");
+    nqueens()
+        .args(["complete", "-", "--format", "perm", "--time-limit", "1e308"])
+        .write_stdin("4\nq 1 2\n")
+        .assert()
+        .success()
+        .stdout("2 4 1 3\n");
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted_and_non_ascii_is_quoted_whole() {
+    const BOM: &str = "\u{feff}";
+    nqueens()
+        .arg("verify")
+        .write_stdin(format!("{BOM}2 4 1 3\n"))
+        .assert()
+        .success();
+    nqueens()
+        .args(["complete", "-", "--format", "perm"])
+        .write_stdin(format!("{BOM}4\nq 1 2\n"))
+        .assert()
+        .success()
+        .stdout("2 4 1 3\n");
+    let dir = tempfile::tempdir().unwrap();
+    let shards: Vec<PathBuf> = shards_of_12(dir.path())
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let text = std::fs::read_to_string(&shards[0]).unwrap();
+    std::fs::write(&shards[0], format!("{BOM}{text}")).unwrap();
+    nqueens()
+        .arg("merge")
+        .args(&shards)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("14200"));
+    // 'é', not the 'Ã' of its first byte.
+    nqueens()
+        .arg("verify")
+        .write_stdin("é 4 1 3\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("cannot tell the format from 'é'"));
+    nqueens()
+        .arg("verify")
+        .write_stdin("2 4 1 é\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("unexpected character 'é'"));
+}
+
+#[test]
+fn a_checkpoint_that_is_a_folder_or_unwritable_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(one_error_line("is not a regular file"));
+    // Where even root may not write (a file's mode does not stop root).
+    if Path::new("/sys").is_dir() {
+        nqueens()
+            .args(["count", "10", "--checkpoint", "/sys/nq.ck"])
+            .assert()
+            .code(2)
+            .stderr(one_error_line("cannot be written"));
+    }
+}

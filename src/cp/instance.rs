@@ -388,6 +388,9 @@ impl<R: BufRead> Lines<R> {
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
         }
+        if line == 1 && self.buf.starts_with(crate::format::BOM) {
+            self.buf.drain(..crate::format::BOM.len());
+        }
         let text = std::str::from_utf8(&self.buf).map_err(|_| ParseError {
             line,
             message: "not UTF-8 text".into(),

@@ -431,7 +431,11 @@ impl<B: Board> Search<B> {
     /// Starts the limits of [`Options`] counting from now.
     fn begin(&mut self) {
         self.node_cap = self.options.node_limit.map(|l| self.stats.nodes + l);
-        self.deadline = self.options.time_limit.map(|t| Instant::now() + t);
+        // A deadline too far away to represent is no deadline.
+        self.deadline = self
+            .options
+            .time_limit
+            .and_then(|t| Instant::now().checked_add(t));
     }
 
     fn run_to_end(

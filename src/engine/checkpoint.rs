@@ -130,6 +130,16 @@ pub enum CheckpointError {
         /// What the count came to, and why it cannot be.
         why: String,
     },
+    /// The file, or its folder, may not be written by this user.
+    #[error(
+        "checkpoint {path} cannot be written: {source}; a checkpoint must be a file this run can append to"
+    )]
+    Unwritable {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's refusal.
+        source: std::io::Error,
+    },
     /// The path is not a regular file (a device, a pipe, a directory).
     #[error(
         "checkpoint {path} is not a regular file: a checkpoint must be a file that can be read back and appended to"
@@ -225,7 +235,19 @@ impl Journal {
             .append(true)
             .create(true)
             .open(path)
-            .map_err(io)?;
+            .map_err(|source| match source.kind() {
+                // What the user named, not a failure of the run: refused like a device.
+                std::io::ErrorKind::IsADirectory => CheckpointError::NotAFile {
+                    path: path.to_path_buf(),
+                },
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+                    CheckpointError::Unwritable {
+                        path: path.to_path_buf(),
+                        source,
+                    }
+                }
+                _ => io(source),
+            })?;
         // A device or a pipe (`/dev/zero`, `/dev/full`) would be read or written forever.
         if !file.metadata().map_err(io)?.is_file() {
             return Err(CheckpointError::NotAFile {

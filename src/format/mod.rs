@@ -124,6 +124,18 @@ pub fn excerpt(text: impl AsRef<[u8]>) -> String {
     }
 }
 
+/// The UTF-8 byte order mark, which some editors put at the start of a text file.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The character that starts `bytes`, as a message shows it: the whole character, not its
+/// first byte (`'é'`, not `'Ã'`); U+FFFD where the bytes are not UTF-8.
+pub(crate) fn char_at(bytes: &[u8]) -> char {
+    String::from_utf8_lossy(&bytes[..bytes.len().min(4)])
+        .chars()
+        .next()
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
 /// Why a record stopped after `read` queens: their columns no longer fit in memory. Readers
 /// bound a record by [`Reader::max_n`], but the memory may be short of even that.
 fn too_big(read: usize, e: crate::memory::OutOfMemory) -> String {
@@ -276,6 +288,8 @@ pub struct Reader<R> {
     /// What is left of the last record, if it was malformed.
     rest: Rest,
     done: bool,
+    /// Whether the input's first bytes were looked at for a [`BOM`] yet.
+    started: bool,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -286,6 +300,7 @@ impl<R: BufRead> Reader<R> {
             max_n: MAX_N,
             rest: Rest::NOTHING,
             done: false,
+            started: false,
         }
     }
 
@@ -304,6 +319,12 @@ impl<R: BufRead> Reader<R> {
 
     /// Skips blank space and returns the next byte without consuming it.
     fn peek_record_start(&mut self) -> io::Result<Option<u8>> {
+        if !self.started {
+            self.started = true;
+            if self.source.input.fill_buf()?.starts_with(BOM) {
+                self.source.input.consume(BOM.len());
+            }
+        }
         loop {
             let buf = self.source.input.fill_buf()?;
             let Some(&b) = buf.first() else {
@@ -325,12 +346,12 @@ impl<R: BufRead> Reader<R> {
             b'Q' | b'.' => board::parse(src, max_n),
             b'{' => json::parse(src, max_n),
             b'<' => svg::parse(src, max_n),
-            other => Ok(Err(Malformed {
+            _ => Ok(Err(Malformed {
                 line: src.line,
                 message: format!(
                     "cannot tell the format from {:?}: expected a perm line (digits), a board \
                      (Q and .), a JSON object ({{) or an SVG picture (<)",
-                    char::from(other)
+                    char_at(src.input.fill_buf()?)
                 ),
                 rest: Rest::LINE,
             })),

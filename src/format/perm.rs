@@ -67,10 +67,10 @@ pub(super) fn parse<R: BufRead>(
                         break;
                     }
                 }
-                other => {
+                _ => {
                     let message = format!(
                         "unexpected character {:?} in a perm line",
-                        char::from(other)
+                        super::char_at(&buf[i..])
                     );
                     step = Some((i, Err(message)));
                     break;
