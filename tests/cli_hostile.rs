@@ -199,8 +199,16 @@ fn board_errors_name_the_offending_line() {
         .arg("verify")
         .write_stdin("2 4 1 3\n\n. Q . .\n. . . Q\nQ . Q .\n. . Q .\n")
         .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "invalid: line 5: row 3 has two queens",
+        ));
+    nqueens()
+        .arg("verify")
+        .write_stdin("2 4 1 3\n\n. Q . .\n. . . Q\nQ . x .\n. . Q .\n")
+        .assert()
         .code(2)
-        .stderr(one_error_line("line 5: row 3 has two queens"));
+        .stderr(one_error_line("line 5: row 3: unexpected character 'x'"));
 }
 
 /// Shard files of `count 8` split two ways, in `dir`.
@@ -825,5 +833,27 @@ fn a_checkpoint_that_is_a_folder_or_unwritable_is_bad_input() {
             .assert()
             .code(2)
             .stderr(one_error_line("cannot be written"));
+    }
+}
+
+#[test]
+fn two_queens_in_a_row_are_invalid_in_every_form_not_malformed() {
+    // The same defect drawn as a board, as a picture, and the column form of it in perm:
+    // each is a placement that is not a solution (exit 1), and reading goes on after it.
+    let svg = {
+        let mut out = Vec::new();
+        nqueens::format::svg::write(&mut out, &nqueens::Placement::new(vec![1, 3, 0, 2])).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .replace("x=\"0\" y=\"2\"", "x=\"0\" y=\"1\"")
+    };
+    for input in ["QQ..\n....\n....\n....\n\n", "1 1 3 4\n", svg.as_str()] {
+        nqueens()
+            .arg("verify")
+            .write_stdin(format!("{input}2 4 1 3\n"))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::starts_with("invalid").and(predicate::str::contains("ok 4")))
+            .stderr(one_error_line("1 of 2 placements is not a solution"));
     }
 }

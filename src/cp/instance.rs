@@ -538,7 +538,7 @@ fn parse_placement(
     let mut placements = Reader::new(first.chain(rest)).max_n(MAX_N);
     let placement = match placements.next() {
         Some(Ok(p)) => p,
-        Some(Err(ReadError::Malformed { line, message })) => {
+        Some(Err(ReadError::Malformed { line, message } | ReadError::Attack { line, message })) => {
             return Err(ParseError {
                 line: first_line + line - 1,
                 message: format!(

@@ -55,6 +55,7 @@ pub(super) fn parse<R: BufRead>(
         line: start,
         message,
         rest: Rest::LINE,
+        attack: false,
     }))
 }
 

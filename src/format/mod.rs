@@ -73,7 +73,7 @@ pub const MAX_N: usize = u32::MAX as usize;
 ///
 /// ```
 /// use nqueens::format::{Reader, ReadError};
-/// let first = Reader::new("2 4 1 3\nQ Q\n".as_bytes()).nth(1).unwrap();
+/// let first = Reader::new("2 4 1 3\nQ ?\n".as_bytes()).nth(1).unwrap();
 /// assert!(matches!(first, Err(ReadError::Malformed { .. })), "{first:?}");
 /// ```
 #[derive(Debug)]
@@ -87,13 +87,30 @@ pub enum ReadError {
         /// What is wrong with it.
         message: String,
     },
+    /// A record draws two queens in one row (a board or a picture): a placement, but not a
+    /// solution, which no [`Placement`] can hold. Reading goes on after it, as after
+    /// [`Malformed`](ReadError::Malformed).
+    ///
+    /// ```
+    /// use nqueens::format::{Reader, ReadError};
+    /// let first = Reader::new("QQ\n..\n".as_bytes()).next().unwrap();
+    /// assert!(matches!(first, Err(ReadError::Attack { line: 1, .. })), "{first:?}");
+    /// ```
+    Attack {
+        /// The 1-based line of the row.
+        line: usize,
+        /// Which row.
+        message: String,
+    },
 }
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::Io(e) => write!(f, "cannot read the input: {e}"),
-            ReadError::Malformed { line, message } => write!(f, "line {line}: {message}"),
+            ReadError::Malformed { line, message } | ReadError::Attack { line, message } => {
+                write!(f, "line {line}: {message}")
+            }
         }
     }
 }
@@ -147,6 +164,9 @@ pub(crate) struct Malformed {
     line: usize,
     message: String,
     rest: Rest,
+    /// The record draws two queens in one row: a placement that is not a solution, which no
+    /// [`Placement`] can hold, rather than text that is not a placement.
+    attack: bool,
 }
 
 /// What is left of a malformed record once its defect is found: reading stops at the defect,
@@ -354,6 +374,7 @@ impl<R: BufRead> Reader<R> {
                     char_at(src.input.fill_buf()?)
                 ),
                 rest: Rest::LINE,
+                attack: false,
             })),
         }
     }
@@ -383,9 +404,11 @@ impl<R: BufRead> Iterator for Reader<R> {
             Ok(Ok(p)) => Ok(p),
             Ok(Err(m)) => {
                 self.rest = m.rest;
-                Err(ReadError::Malformed {
-                    line: m.line,
-                    message: m.message,
+                let (line, message) = (m.line, m.message);
+                Err(if m.attack {
+                    ReadError::Attack { line, message }
+                } else {
+                    ReadError::Malformed { line, message }
                 })
             }
             Err(e) => {

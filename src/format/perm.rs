@@ -40,6 +40,7 @@ pub(super) fn parse<R: BufRead>(
                     line,
                     message,
                     rest: Rest::NOTHING,
+                    attack: false,
                 }));
         }
         let mut step = None;
@@ -94,6 +95,7 @@ pub(super) fn parse<R: BufRead>(
                 line,
                 message,
                 rest: if ended { Rest::NOTHING } else { Rest::LINE },
+                attack: false,
             }),
         });
     }

@@ -90,6 +90,7 @@ pub(super) fn parse<R: BufRead>(
                 line: false,
                 until: Until::SvgEnd,
             },
+            attack: false,
         }))
     };
     loop {
@@ -99,6 +100,7 @@ pub(super) fn parse<R: BufRead>(
                 line: src.line,
                 message: "the SVG picture ends before </svg>".into(),
                 rest: Rest::NOTHING,
+                attack: false,
             }));
         }
         let line = src.line;
@@ -123,6 +125,7 @@ pub(super) fn parse<R: BufRead>(
                 line: src.line,
                 message: "the SVG picture ends before </svg>".into(),
                 rest: Rest::NOTHING,
+                attack: false,
             }));
         }
         let Ok(element) = std::str::from_utf8(&tag) else {
@@ -178,6 +181,7 @@ pub(super) fn parse<R: BufRead>(
             line,
             message: "the SVG has no viewBox".into(),
             rest,
+            attack: false,
         }));
     };
     queens.sort_unstable();
@@ -185,7 +189,8 @@ pub(super) fn parse<R: BufRead>(
     let mut cols = Vec::with_capacity(queens.len());
     for (i, pair) in queens.iter().enumerate() {
         let row = pair.0 as usize;
-        let message = if i > 0 && queens[i - 1].0 as usize == row {
+        let attack = i > 0 && queens[i - 1].0 as usize == row;
+        let message = if attack {
             format!("row {} has two queens", row + 1)
         } else if row > cols.len() {
             format!("row {} has no queen", cols.len() + 1)
@@ -197,6 +202,7 @@ pub(super) fn parse<R: BufRead>(
             line,
             message,
             rest,
+            attack,
         }));
     }
     if cols.len() < n {
@@ -204,6 +210,7 @@ pub(super) fn parse<R: BufRead>(
             line,
             message: format!("row {} has no queen", cols.len() + 1),
             rest,
+            attack: false,
         }));
     }
     Ok(Ok(Placement::new(cols)))
