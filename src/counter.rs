@@ -231,7 +231,7 @@ pub enum CountError {
     Engine(#[from] EngineError),
     /// `n` is beyond every strategy of the engine (asked without naming one).
     #[error(
-        "N = {n} is beyond what can be counted: the engine counts N from 1 to {max} ({why}); N = 27 is the largest count ever published, and each N takes eight to ten times as long as the one before"
+        "N = {n} is beyond what can be counted: nqueens counts N from 1 to {max}, not {n} ({why}); N = 27 is the largest count ever published, and each N takes eight to ten times as long as the one before"
     )]
     TooLarge {
         /// Requested size.
