@@ -220,6 +220,8 @@ pub struct CountResult {
 /// assert!(matches!(err, CountError::Memory { n: 8, limit: 0, .. }));
 /// assert!(err.to_string().contains("more than the limit of 0"));
 /// let err = Counter::new(99).run().unwrap_err();
+/// assert!(matches!(err, CountError::TooLarge { n: 99, max: 32, .. }));
+/// let err = Counter::new(99).strategy(nqueens::engine::Strategy::Join).run().unwrap_err();
 /// assert!(matches!(err, CountError::Engine(_)));
 /// ```
 #[derive(Debug, thiserror::Error)]
@@ -227,6 +229,18 @@ pub enum CountError {
     /// The engine does not count this `n` with this strategy.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// `n` is beyond every strategy of the engine (asked without naming one).
+    #[error(
+        "N = {n} is beyond what can be counted: nqueens counts N from 1 to {max}, not {n} ({why}); N = 27 is the largest count ever published, and each N takes eight to ten times as long as the one before"
+    )]
+    TooLarge {
+        /// Requested size.
+        n: usize,
+        /// The largest size the engine counts.
+        max: usize,
+        /// The reason for that limit.
+        why: &'static str,
+    },
     /// The ladder algorithm does not count this `n`.
     #[error(transparent)]
     Algo(#[from] AlgoError),
@@ -277,7 +291,7 @@ pub enum CountError {
         source: rayon::ThreadPoolBuildError,
     },
     /// The stop flag ended the count before every task was counted.
-    #[error("interrupted: {}", interrupted_note(*.done, *.of, .checkpoint.as_deref()))]
+    #[error("interrupted: {}", interrupted_note(*.done, *.of, .checkpoint.as_deref(), *.algo))]
     Interrupted {
         /// Tasks finished (and saved, with a checkpoint).
         done: usize,
@@ -285,16 +299,28 @@ pub enum CountError {
         of: usize,
         /// The checkpoint that holds the finished tasks.
         checkpoint: Option<PathBuf>,
+        /// The ladder algorithm that counted: one search without tasks, which nothing can
+        /// save (`None` for the engine).
+        algo: Option<&'static str>,
     },
 }
 
-fn interrupted_note(done: usize, of: usize, checkpoint: Option<&Path>) -> String {
-    match checkpoint {
-        Some(path) => format!(
+fn interrupted_note(
+    done: usize,
+    of: usize,
+    checkpoint: Option<&Path>,
+    algo: Option<&str>,
+) -> String {
+    match (checkpoint, algo) {
+        (Some(path), _) => format!(
             "{done} of {of} tasks are saved in {}; run the same command again to resume",
             path.display()
         ),
-        None => "nothing was saved (use a checkpoint to make a count resumable)".into(),
+        (None, Some(algo)) => format!(
+            "nothing was saved: {algo} counts in one search, which cannot be resumed (the \
+             engine, the default method, counts in tasks that a checkpoint keeps)"
+        ),
+        (None, None) => "nothing was saved (use a checkpoint to make a count resumable)".into(),
     }
 }
 
@@ -309,13 +335,16 @@ impl CountError {
     pub fn is_bad_input(&self) -> bool {
         match self {
             CountError::Engine(_)
+            | CountError::TooLarge { .. }
             | CountError::Algo(_)
             | CountError::Memory { .. }
             | CountError::NeedsEngine(_)
             | CountError::GpuMethod(_)
             | CountError::GpuSize { .. } => true,
             CountError::Gpu(e) => e.is_unavailable(),
-            CountError::Checkpoint(e) => !matches!(e, CheckpointError::Io { .. }),
+            CountError::Checkpoint(e) => {
+                !matches!(e, CheckpointError::Io { .. } | CheckpointError::Lost { .. })
+            }
             CountError::Threads { .. } | CountError::Interrupted { .. } => false,
         }
     }
@@ -572,7 +601,15 @@ impl<'a> Counter<'a> {
                 engine::device_available(Device::Gpu)?;
             }
             Method::Engine(strategy) => {
-                engine::check(self.n, strategy)?;
+                engine::check(self.n, strategy).map_err(|e| match e {
+                    // The user chose no strategy: the engine's inner ones are not theirs to hear of.
+                    EngineError::OutOfRange { n, max, why, .. }
+                        if n > 0 && self.strategy.is_none() =>
+                    {
+                        CountError::TooLarge { n, max, why }
+                    }
+                    e => CountError::Engine(e),
+                })?;
                 let threads = self.thread_count();
                 let need = engine::memory_estimate(self.n, strategy, threads);
                 let limit = self.max_memory.unwrap_or(u64::MAX);
@@ -616,6 +653,7 @@ impl<'a> Counter<'a> {
                         done: 0,
                         of: 1,
                         checkpoint: None,
+                        algo: Some(algo.name()),
                     });
                 };
                 Ok(CountResult {
@@ -678,6 +716,7 @@ impl<'a> Counter<'a> {
                     done: index,
                     of: tasks.len(),
                     checkpoint: None,
+                    algo: None,
                 });
             };
             tally += t;
@@ -775,6 +814,7 @@ impl<'a> Counter<'a> {
                 done: resumed + outcome.done,
                 of: total,
                 checkpoint: self.checkpoint.map(Path::to_path_buf),
+                algo: None,
             });
         }
         let mut tally = before;

@@ -50,6 +50,7 @@
 //! - [`large`]: one solution for huge `n`.
 //! - [`puzzle`]: puzzles with exactly one completion, proved by the completion solver.
 //! - [`reference`](mod@reference): the published counts (OEIS) for N = 1..=27.
+//! - [`memory`]: the error of an allocation too large for the memory at hand.
 //! - [`trace`]: any ladder search step by step, as text, JSON Lines, animated SVG or HTML.
 //!
 //! The command-line tool `nqueens` (the default `cli` feature) is a thin layer over these;
@@ -62,6 +63,7 @@ pub mod cp;
 pub mod engine;
 pub mod format;
 pub mod large;
+pub mod memory;
 pub mod placement;
 pub mod puzzle;
 pub mod reference;

@@ -23,8 +23,14 @@ const LIMIT_KB: u64 = 1 << 20;
 
 /// `nqueens ARGS` under the memory limit, with stdin from the shell command `feed` if given.
 fn bounded(feed: Option<&str>, args: &str) -> Command {
+    limited(&format!("-v {LIMIT_KB}"), feed, args)
+}
+
+/// `nqueens ARGS` under `ulimit LIMIT`, with stdin from the shell command `feed` if given (in
+/// which `$0` is the binary too).
+fn limited(limit: &str, feed: Option<&str>, args: &str) -> Command {
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
-    let run = format!("(ulimit -v {LIMIT_KB} && exec \"$0\" {args})");
+    let run = format!("(ulimit {limit} && exec \"$0\" {args})");
     let script = match feed {
         Some(feed) => format!("{feed} | {run}"),
         None => run,
@@ -193,8 +199,16 @@ fn board_errors_name_the_offending_line() {
         .arg("verify")
         .write_stdin("2 4 1 3\n\n. Q . .\n. . . Q\nQ . Q .\n. . Q .\n")
         .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "invalid: line 5: row 3 has two queens",
+        ));
+    nqueens()
+        .arg("verify")
+        .write_stdin("2 4 1 3\n\n. Q . .\n. . . Q\nQ . x .\n. . Q .\n")
+        .assert()
         .code(2)
-        .stderr(one_error_line("line 5: row 3 has two queens"));
+        .stderr(one_error_line("line 5: row 3: unexpected character 'x'"));
 }
 
 /// Shard files of `count 8` split two ways, in `dir`.
@@ -278,15 +292,16 @@ fn catches_sigint(pid: u32) -> bool {
 /// returns its exit code and stderr. A minute without an exit is a hang: the test fails.
 #[cfg(unix)]
 fn interrupted(args: &[&str], stdin: Option<&Path>, signal: &str) -> (Option<i32>, String) {
-    interrupted_when(args, stdin, signal, || {})
+    interrupted_when(args, stdin, Some(signal), || {})
 }
 
-/// [`interrupted`], calling `before` just before the signal is sent.
+/// [`interrupted`], calling `before` just before the signal is sent; with no signal, `before`
+/// alone must end the run.
 #[cfg(unix)]
 fn interrupted_when(
     args: &[&str],
     stdin: Option<&Path>,
-    signal: &str,
+    signal: Option<&str>,
     before: impl FnOnce(),
 ) -> (Option<i32>, String) {
     use std::process::{Command, Stdio};
@@ -313,12 +328,14 @@ fn interrupted_when(
     before();
     let pid = child.id().to_string();
     let kill = |name: &str| Command::new("kill").args([name, &pid]).status().unwrap();
-    assert!(kill(signal).success());
+    if let Some(signal) = signal {
+        assert!(kill(signal).success());
+    }
     let sent = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if sent.elapsed() > Duration::from_secs(60) {
             kill("-KILL");
-            panic!("{args:?} still ran a minute after {signal}");
+            panic!("{args:?} still ran a minute after {signal:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -343,7 +360,13 @@ fn every_ladder_count_stops_on_sigint_sigterm_and_sighup() {
             signal,
         );
         assert_eq!(code, Some(1), "{algo} after {signal}: {err}");
-        assert!(err.contains("error: interrupted"), "{algo}: {err}");
+        // A ladder count is one search: no checkpoint could have kept any of it.
+        assert!(
+            err.contains("error: interrupted: nothing was saved")
+                && err.contains("which cannot be resumed")
+                && !err.contains("use a checkpoint"),
+            "{algo}: {err}"
+        );
     }
 }
 
@@ -495,7 +518,7 @@ fn new_outputs_follow_the_umask_and_no_temporary_file_waits_beside_them() {
     let (code, err) = interrupted_when(
         &["count", "30", "--out", out.to_str().unwrap()],
         None,
-        "-INT",
+        Some("-INT"),
         || assert_eq!(temporaries(), 0),
     );
     assert_eq!(code, Some(1), "{err}");
@@ -647,4 +670,190 @@ fn an_address_space_limit_is_a_memory_limit() {
         .assert()
         .code(2)
         .stderr(one_error_line("MiB of memory, more than the limit of"));
+}
+
+#[test]
+fn an_allocation_that_fails_is_an_error_not_an_abort() {
+    // `--max-memory` lets the search past the estimate; the address space then cannot hold
+    // its 1.6 GB of columns.
+    bounded(None, "find 400000000 --random --seed 1 --max-memory 100G")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("--random for N=400000000: out of memory"));
+    // A data-segment limit (`ulimit -d`) is one that the memory estimates do not read: every
+    // allocation of a size the input drives must fail as an error.
+    const DATA_KB: &str = "-d 300000";
+    limited(DATA_KB, None, "find 100000000 --random --seed 1")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("out of memory"));
+    limited(DATA_KB, Some("\"$0\" find 100000000"), "verify")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("line 1: a placement of more than"));
+    // A blocked square makes the solver keep a bit per square: 128 MiB for N = 32768.
+    limited(
+        "-d 100000",
+        Some("printf '32768\\nx 1 1\\n'"),
+        "complete - --format perm",
+    )
+    .assert()
+    .code(2)
+    .stderr(one_error_line("a board of 32768 rows: out of memory"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_checkpoint_deleted_or_emptied_during_a_run_stops_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let ck = dir.path().join("c.ck");
+    let args = [
+        "count",
+        "20",
+        "-j",
+        "2",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+    ];
+    // Once the run has written its header (a minute without is a hang).
+    let written = || {
+        let started = std::time::Instant::now();
+        while ck.metadata().map_or(true, |m| m.len() == 0) {
+            assert!(started.elapsed().as_secs() < 60, "no checkpoint written");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    };
+    // Deleted, then Ctrl-C: the finished tasks are not "saved in c.ck".
+    let (code, err) = interrupted_when(&args, None, Some("-INT"), || {
+        written();
+        std::fs::remove_file(&ck).unwrap()
+    });
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("c.ck was deleted during the run"), "{err}");
+    assert!(!err.contains("saved"), "{err}");
+    // Emptied, without a signal: the count notices and stops (a minute of it is a hang).
+    let (code, err) = interrupted_when(&args, None, None, || {
+        written();
+        File::create(&ck).unwrap();
+    });
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("c.ck was cut short during the run"), "{err}");
+    assert!(err.lines().last().unwrap().starts_with("error: "), "{err}");
+}
+
+#[test]
+fn messages_say_what_the_user_can_do_not_the_internals() {
+    // `count 33`: no engine name the user never chose; what to do instead.
+    nqueens().args(["count", "33"]).assert().code(2).stderr(
+        one_error_line("N = 33 is beyond what can be counted")
+            .and(predicate::str::contains("Backtrack").not())
+            .and(predicate::str::contains("nqueens find 33")),
+    );
+    // Listing and tracing count nothing: no counter overflows.
+    for args in [&["solve", "40", "--algo", "flags"][..], &["trace", "64"]] {
+        nqueens().args(args).assert().code(2).stderr(
+            one_error_line("handles N from 1 to 28").and(predicate::str::contains("counter").not()),
+        );
+    }
+    // A limit below 1 MiB is not "0 MiB".
+    nqueens()
+        .args(["find", "1000", "--random", "--max-memory", "1K"])
+        .assert()
+        .code(2)
+        .stderr(one_error_line("more than the limit of 1 KiB"));
+    // A time limit too far away to represent is no limit.
+    nqueens()
+        .args(["find", "10", "--first", "--time-limit", "1e308"])
+        .assert()
+        .success()
+        .stdout("1 3 6 8 10 5 9 2 4 7\n");
+    nqueens()
+        .args(["complete", "-", "--format", "perm", "--time-limit", "1e308"])
+        .write_stdin("4\nq 1 2\n")
+        .assert()
+        .success()
+        .stdout("2 4 1 3\n");
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted_and_non_ascii_is_quoted_whole() {
+    const BOM: &str = "\u{feff}";
+    nqueens()
+        .arg("verify")
+        .write_stdin(format!("{BOM}2 4 1 3\n"))
+        .assert()
+        .success();
+    nqueens()
+        .args(["complete", "-", "--format", "perm"])
+        .write_stdin(format!("{BOM}4\nq 1 2\n"))
+        .assert()
+        .success()
+        .stdout("2 4 1 3\n");
+    let dir = tempfile::tempdir().unwrap();
+    let shards: Vec<PathBuf> = shards_of_12(dir.path())
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect();
+    let text = std::fs::read_to_string(&shards[0]).unwrap();
+    std::fs::write(&shards[0], format!("{BOM}{text}")).unwrap();
+    nqueens()
+        .arg("merge")
+        .args(&shards)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("14200"));
+    // 'é', not the 'Ã' of its first byte.
+    nqueens()
+        .arg("verify")
+        .write_stdin("é 4 1 3\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("cannot tell the format from 'é'"));
+    nqueens()
+        .arg("verify")
+        .write_stdin("2 4 1 é\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("unexpected character 'é'"));
+}
+
+#[test]
+fn a_checkpoint_that_is_a_folder_or_unwritable_is_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    nqueens()
+        .args(["count", "10", "--checkpoint"])
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(one_error_line("is not a regular file"));
+    // Where even root may not write (a file's mode does not stop root).
+    if Path::new("/sys").is_dir() {
+        nqueens()
+            .args(["count", "10", "--checkpoint", "/sys/nq.ck"])
+            .assert()
+            .code(2)
+            .stderr(one_error_line("cannot be written"));
+    }
+}
+
+#[test]
+fn two_queens_in_a_row_are_invalid_in_every_form_not_malformed() {
+    // The same defect drawn as a board, as a picture, and the column form of it in perm:
+    // each is a placement that is not a solution (exit 1), and reading goes on after it.
+    let svg = {
+        let mut out = Vec::new();
+        nqueens::format::svg::write(&mut out, &nqueens::Placement::new(vec![1, 3, 0, 2])).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .replace("x=\"0\" y=\"2\"", "x=\"0\" y=\"1\"")
+    };
+    for input in ["QQ..\n....\n....\n....\n\n", "1 1 3 4\n", svg.as_str()] {
+        nqueens()
+            .arg("verify")
+            .write_stdin(format!("{input}2 4 1 3\n"))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::starts_with("invalid").and(predicate::str::contains("ok 4")))
+            .stderr(one_error_line("1 of 2 placements is not a solution"));
+    }
 }

@@ -24,8 +24,9 @@ use nqueens::puzzle::{Difficulty, Generator, Puzzles};
 use nqueens::solutions::{Solutions, UniqueSolutions};
 use nqueens::{Counter, Placement, large};
 use pyo3::buffer::PyBuffer;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTimeoutError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyOSError};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTimeoutError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 
@@ -263,35 +264,22 @@ fn count(
         done.fetch_max(p.done, Ordering::Relaxed);
     };
     let counter = plain.on_progress(&report).stop_when(&stop);
-    let slot = Slot::default();
-    let mut failure: Option<PyErr> = None;
     let mut shown = None;
-    let result = std::thread::scope(|s| {
-        s.spawn(|| slot.put(counter.run()));
-        loop {
-            if let Some(result) = py.detach(|| slot.take(POLL)) {
-                return result;
-            }
-            if failure.is_some() {
-                continue;
-            }
+    let result = interruptible(
+        py,
+        &stop,
+        || counter.run(),
+        || {
             let now = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
-            let called = match progress {
+            match progress {
                 Some(f) if now.1 > 0 && shown != Some(now) => {
                     shown = Some(now);
                     f.call1(now).map(drop)
                 }
                 _ => Ok(()),
-            };
-            if let Err(e) = py.check_signals().and(called) {
-                stop.store(true, Ordering::Relaxed);
-                failure = Some(e);
             }
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
+        },
+    )?;
     let result = result.map_err(count_error)?;
     let now = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
     if let Some(f) = progress
@@ -303,7 +291,41 @@ fn count(
     Ok(count_tuple(result))
 }
 
-/// Where the counting thread leaves its result for the calling thread, which waits for it a
+/// Runs `work` on another thread without the GIL while the calling thread wakes every
+/// [`POLL`] to call `poll` and look at Python's signals. At the first error of either (Ctrl-C
+/// raises `KeyboardInterrupt` in the signal handler) it sets `stop`, which `work` must heed,
+/// and returns that error once `work` has ended: so every long job stops on Ctrl-C within
+/// milliseconds, by one mechanism.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+    mut poll: impl FnMut() -> PyResult<()>,
+) -> PyResult<T> {
+    let slot = Slot::default();
+    let mut failure: Option<PyErr> = None;
+    let result = std::thread::scope(|s| {
+        s.spawn(|| slot.put(work()));
+        loop {
+            if let Some(result) = py.detach(|| slot.take(POLL)) {
+                return result;
+            }
+            if failure.is_some() {
+                continue;
+            }
+            if let Err(e) = poll().and_then(|()| py.check_signals()) {
+                stop.store(true, Ordering::Relaxed);
+                failure = Some(e);
+            }
+        }
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(result),
+    }
+}
+
+/// Where the working thread leaves its result for the calling thread, which waits for it a
 /// little at a time.
 struct Slot<T> {
     value: Mutex<Option<T>>,
@@ -443,13 +465,21 @@ fn find<'py>(
             limit >> 20
         )));
     }
-    let found = py.detach(|| {
-        if random {
-            large::min_conflicts(n, seed)
-        } else {
-            large::construct(n)
+    let found = if random {
+        let stop = AtomicBool::new(false);
+        let search = || large::min_conflicts_unless_stopped(n, seed, &stop);
+        match interruptible(py, &stop, search, || Ok(()))? {
+            Ok(found) => found.map(|(p, _)| p),
+            Err(e @ large::Unfinished::OutOfMemory(_)) => {
+                return Err(PyMemoryError::new_err(format!("finding {n} queens: {e}")));
+            }
+            Err(e @ large::Unfinished::Stopped) => {
+                return Err(PyKeyboardInterrupt::new_err(e.to_string()));
+            }
         }
-    });
+    } else {
+        py.detach(|| large::construct(n))
+    };
     found.map(|p| to_array(py, p.cols())).transpose()
 }
 
@@ -734,16 +764,22 @@ fn complete<'py>(
         seed,
         restarts,
     };
-    let (found, answer, status, stats) = py.detach(|| {
-        let mut solver = Solver::new(&inst, options);
-        if count {
+    let stop = AtomicBool::new(false);
+    let search = || {
+        let mut solver = Solver::try_new(&inst, options)?.stop_when(&stop);
+        Ok(if count {
             let (k, status) = solver.count();
             (k, None, status, *solver.stats())
         } else {
             let (p, status) = solver.find();
             (u64::from(p.is_some()), p, status, *solver.stats())
-        }
-    });
+        })
+    };
+    let (found, answer, status, stats) = interruptible(py, &stop, search, || Ok(()))?.map_err(
+        |e: nqueens::memory::OutOfMemory| {
+            PyMemoryError::new_err(format!("a board of {} rows: {e}", inst.n()))
+        },
+    )?;
     if matches!(status, Status::NodeLimit | Status::TimeLimit) {
         let which = if status == Status::NodeLimit {
             "node"

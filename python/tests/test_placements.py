@@ -3,6 +3,8 @@
 import array
 import itertools
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -238,3 +240,27 @@ def test_complete_errors(instance, kwargs, error, message):
 def test_complete_too_large():
     with pytest.raises(ValueError, match="board size must be from 1 to 32768"):
         nqueens.complete("40000\n")
+
+
+def test_memory_that_is_not_there_raises_memory_error():
+    """An allocation that fails raises MemoryError instead of killing the interpreter."""
+    # In a child process, under a data-segment limit that the memory estimate does not read
+    # (max_memory waives it anyway): the allocations themselves must fail softly.
+    code = """
+import resource, nqueens
+resource.setrlimit(resource.RLIMIT_DATA, (100 << 20, resource.RLIM_INFINITY))
+for call in (
+    lambda: nqueens.find(100_000_000, random=True, seed=1, max_memory=2**40),
+    lambda: nqueens.complete([None] * 32768, blocked=[(0, 0)]),
+):
+    try:
+        call()
+    except MemoryError as e:
+        print("MemoryError:", e)
+"""
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    lines = child.stdout.splitlines()
+    assert len(lines) == 2, child.stdout
+    assert "finding 100000000 queens: out of memory" in lines[0]
+    assert "a board of 32768 rows: out of memory" in lines[1]

@@ -147,6 +147,10 @@ pub struct UnknownAlgo(pub String);
 /// The largest N whose total fits the `u64` counters (N = 29 would overflow them).
 const MAX_COUNTED: usize = 28;
 const COUNTER_REASON: &str = "the number of solutions for N = 29 overflows the 64-bit counter";
+/// The same limit for a search that counts nothing: the rungs are built, and tested against
+/// the published counts, for the sizes they count.
+const LISTING_REASON: &str =
+    "the ladder's rungs list and trace the sizes they count, which end where a 64-bit count does";
 
 impl Algo {
     /// Every algorithm, slowest first.
@@ -252,6 +256,26 @@ impl Algo {
     /// assert!(nqueens::algo::Algo::Flags.check(0).is_err());
     /// ```
     pub fn check(self, n: usize) -> Result<(), AlgoError> {
+        self.check_with(n, self.limit_reason())
+    }
+
+    /// [`check`](Self::check) for listing or tracing solutions, which counts nothing: the
+    /// limit is the same, its reason said without a counter.
+    ///
+    /// ```
+    /// let err = nqueens::algo::Algo::Flags.check_listing(40).unwrap_err().to_string();
+    /// assert!(err.starts_with("flags handles N from 1 to 28, not 40"), "{err}");
+    /// assert!(!err.contains("counter"), "{err}");
+    /// ```
+    pub fn check_listing(self, n: usize) -> Result<(), AlgoError> {
+        let why = match self {
+            Algo::Permutations => self.limit_reason(),
+            _ => LISTING_REASON,
+        };
+        self.check_with(n, why)
+    }
+
+    fn check_with(self, n: usize, why: &'static str) -> Result<(), AlgoError> {
         if (1..=self.max_n()).contains(&n) {
             Ok(())
         } else {
@@ -262,7 +286,7 @@ impl Algo {
                 why: if n == 0 {
                     "a board needs at least one row"
                 } else {
-                    self.limit_reason()
+                    why
                 },
             })
         }
@@ -341,7 +365,7 @@ impl Algo {
         n: usize,
         visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
     ) -> Result<(), AlgoError> {
-        self.check(n)?;
+        self.check_listing(n)?;
         let _ = match self {
             Algo::Permutations => permutations::for_each_solution(n, visit),
             Algo::Backtracking => backtracking::for_each_solution(n, visit),
@@ -372,7 +396,7 @@ impl Algo {
         obs: &mut O,
         visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,
     ) -> Result<(), AlgoError> {
-        self.check(n)?;
+        self.check_listing(n)?;
         let _ = match self {
             Algo::Permutations => permutations::observed(n, visit, obs),
             Algo::Backtracking => backtracking::observed(n, visit, obs),

@@ -64,7 +64,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         seed: args.seed,
         restarts: !args.no_restarts,
     };
-    let mut solver = Solver::new(&instance, options).stop_when(signals::stop_flag());
+    let mut solver = Solver::try_new(&instance, options)
+        .map_err(|e| bad_input(format!("{name}: a board of {} rows: {e}", instance.n())))?
+        .stop_when(signals::stop_flag());
     let mut out = BufWriter::new(io::stdout().lock());
 
     let (found, status) = if args.count {

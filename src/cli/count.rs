@@ -203,6 +203,9 @@ fn count_error(err: CountError) -> anyhow::Error {
         } => bad_input(format!(
             "counting N={n} with the {strategy} engine on {threads} threads needs {need} bytes of memory, more than the limit of {limit} (raise --max-memory or use fewer --threads)"
         )),
+        CountError::TooLarge { n, .. } => bad_input(format!(
+            "{err}; `nqueens find {n}` gives one solution for any N"
+        )),
         e if e.is_bad_input() => bad_input(e),
         e => e.into(),
     }

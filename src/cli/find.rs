@@ -91,11 +91,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let limit = args.max_memory.unwrap_or_else(super::available_memory);
         if need > limit {
             return Err(super::bad_input(format!(
-                "--random for N={n} needs about {} MiB of memory, more than the limit of {} MiB \
+                "--random for N={n} needs about {} of memory, more than the limit of {} \
                  (raise --max-memory, or drop --random: the construction streams any N in \
                  constant memory)",
-                need >> 20,
-                limit >> 20
+                super::human_bytes(need),
+                super::human_bytes(limit)
             )));
         }
         let seed = args.seed.unwrap_or_else(|| {
@@ -103,7 +103,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             eprintln!("seed: {seed}");
             seed
         });
-        let (placement, _) = large::min_conflicts_unless_stopped(n, seed, signals::stop_flag())?
+        let (placement, _) = large::min_conflicts_unless_stopped(n, seed, signals::stop_flag())
+            .map_err(|e| match e {
+                // The estimate above let it through, but the memory was not there.
+                large::Unfinished::OutOfMemory(_) => super::bad_input(format!(
+                    "--random for N={n}: {e} (lower N, or drop --random: the construction \
+                     streams any N in constant memory)"
+                )),
+                large::Unfinished::Stopped => e.into(),
+            })?
             .context("min-conflicts found no solution")?;
         format::write(&mut out, &placement, args.format)
     } else {

@@ -263,15 +263,27 @@ pub fn parse_range(s: &str) -> Result<RangeInclusive<usize>, String> {
     Ok(range)
 }
 
-/// Parses a positive number of seconds (decimals allowed) into a duration; a duration too long
-/// to represent is refused, as no one means it.
+/// Parses a positive number of seconds (decimals allowed) into a duration; one too long to
+/// represent (`1e308`, `inf`) is the longest there is, which every caller takes as no limit.
 pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     s.trim()
         .parse::<f64>()
         .ok()
         .filter(|&secs| secs > 0.0)
-        .and_then(|secs| std::time::Duration::try_from_secs_f64(secs).ok())
+        .map(|secs| {
+            std::time::Duration::try_from_secs_f64(secs).unwrap_or(std::time::Duration::MAX)
+        })
         .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
+}
+
+/// A number of bytes as people read it: whole MiB from 1 MiB up, else KiB or bytes, so that a
+/// small limit is not shown as "0 MiB".
+pub fn human_bytes(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
 }
 
 /// Parses a byte count with an optional K, M, G or T suffix (powers of 1024).

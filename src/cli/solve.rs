@@ -61,7 +61,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
                 emit(p)
             })
-            .map_err(bad_input)?;
+            .map_err(|e| {
+                bad_input(format!(
+                    "{e}; without --algo, solve lists N up to {}",
+                    nqueens::solutions::MAX_N
+                ))
+            })?;
         }
         None if args.unique => {
             let _ = nqueens::unique_solutions(n)

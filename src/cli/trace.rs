@@ -60,7 +60,7 @@ pub struct Args {
 /// Runs `nqueens trace`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let algo: Algo = args.algo.parse().map_err(bad_input)?;
-    algo.check(args.n).map_err(bad_input)?;
+    algo.check_listing(args.n).map_err(bad_input)?;
     let name = format!("{:?}", args.format).to_lowercase();
     let max = args.format.max_steps();
     if args.compact && args.format != TraceFormat::Text {

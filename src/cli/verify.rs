@@ -9,7 +9,7 @@ use std::io::{self, BufWriter, Write};
 
 use anyhow::Context;
 use nqueens::Placement;
-use nqueens::format::Reader;
+use nqueens::format::{ReadError, Reader};
 
 use super::bad_input;
 use super::input::Input;
@@ -23,7 +23,8 @@ const SHOWN_IN_FULL: usize = 20;
     after_help = "Reads any mix of the formats `solve` writes (perm lines, boards, JSON \
     lines, SVG pictures) and prints one line per placement: `ok N: columns` or `invalid N: why`.\n\n\
     Exit status: 0 if every placement is a solution; 1 if some placement is not a solution \
-    (two queens attack, or a queen is off the board); 2 if the input cannot be read, is \
+    (two queens attack, in any form, a board row with two queens included, or a queen is off \
+    the board); 2 if the input cannot be read, is \
     malformed (reading stops at the first malformed record) or holds no placement."
 )]
 pub struct Args {
@@ -44,8 +45,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // machine runs out.
     let max_n = usize::try_from(super::available_memory() / 16).unwrap_or(usize::MAX);
     for record in Reader::new(input).max_n(max_n) {
-        // Malformed and unreadable input alike are the user's to fix: exit 2.
-        let placement = record.map_err(bad_input)?;
+        let placement = match record {
+            // Two queens in one row of a board: the same verdict as two in one column of a
+            // perm line, though no placement can hold it.
+            Err(attack @ ReadError::Attack { .. }) => {
+                seen += 1;
+                invalid += 1;
+                writeln!(out, "invalid: {attack}").context("cannot write the results")?;
+                continue;
+            }
+            // Malformed and unreadable input alike are the user's to fix: exit 2.
+            other => other.map_err(bad_input)?,
+        };
         seen += 1;
         let line = match placement.verify() {
             Ok(()) => format!("ok {}: {}", placement.n(), shown(&placement)),

@@ -395,6 +395,9 @@ impl<R: BufRead> Lines<R> {
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
         }
+        if line == 1 && self.buf.starts_with(crate::format::BOM) {
+            self.buf.drain(..crate::format::BOM.len());
+        }
         let text = std::str::from_utf8(&self.buf).map_err(|_| ParseError {
             line,
             message: "not UTF-8 text".into(),
@@ -595,7 +598,7 @@ fn parse_placement(
     let mut placements = Reader::new(first.chain(rest)).max_n(MAX_N);
     let placement = match placements.next() {
         Some(Ok(p)) => p,
-        Some(Err(ReadError::Malformed { line, message })) => {
+        Some(Err(ReadError::Malformed { line, message } | ReadError::Attack { line, message })) => {
             return Err(ParseError {
                 line: first_line + line - 1,
                 message: format!(

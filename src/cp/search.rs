@@ -31,6 +31,7 @@ use super::instance::Instance;
 use super::stats::Stats;
 use crate::Placement;
 use crate::algo::observe::{Observer, Reason, Step, attack};
+use crate::memory::OutOfMemory;
 
 /// Limits and choices of a search.
 ///
@@ -166,22 +167,38 @@ trait Engine {
 impl<'s> Solver<'s> {
     /// A solver for `instance`, with the given queens placed and propagated.
     ///
+    /// # Panics
+    /// If the board does not fit in memory; [`Solver::try_new`] returns an error instead.
+    ///
     /// ```
     /// let solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(8), Default::default());
     /// assert_eq!(solver.stats().nodes, 0);
     /// ```
     pub fn new(instance: &Instance, options: Options) -> Self {
+        Self::try_new(instance, options).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Solver::new`], or the error if the board does not fit in memory: a board with blocked
+    /// squares keeps a bit per square, 128 MiB for the largest.
+    ///
+    /// ```
+    /// use nqueens::cp::{Instance, Solver};
+    /// let mut inst = Instance::new(100);
+    /// inst.block(0, 0).unwrap();
+    /// assert!(Solver::try_new(&inst, Default::default()).is_ok());
+    /// ```
+    pub fn try_new(instance: &Instance, options: Options) -> Result<Self, OutOfMemory> {
         let n = instance.n();
         let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
         let search: Box<dyn Engine> = if n <= Bits64::MAX_N {
             Box::new(Search::new(Bits64::new(n, blocked), instance, options))
         } else {
-            Box::new(Search::new(General::new(n, blocked), instance, options))
+            Box::new(Search::new(General::new(n, blocked)?, instance, options))
         };
-        Solver {
+        Ok(Solver {
             search,
             stop: &NEVER,
-        }
+        })
     }
 
     /// Ends every later search once `flag` is set, within 1024 nodes, with
@@ -284,7 +301,7 @@ impl Solver<'_> {
     /// each other.
     pub(crate) fn with_general_board(instance: &Instance, options: Options) -> Self {
         let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
-        let board = General::new(instance.n(), blocked);
+        let board = General::new(instance.n(), blocked).unwrap();
         Solver {
             search: Box::new(Search::new(board, instance, options)),
             stop: &NEVER,
@@ -414,7 +431,11 @@ impl<B: Board> Search<B> {
     /// Starts the limits of [`Options`] counting from now.
     fn begin(&mut self) {
         self.node_cap = self.options.node_limit.map(|l| self.stats.nodes + l);
-        self.deadline = self.options.time_limit.map(|t| Instant::now() + t);
+        // A deadline too far away to represent is no deadline.
+        self.deadline = self
+            .options
+            .time_limit
+            .and_then(|t| Instant::now().checked_add(t));
     }
 
     fn run_to_end(

@@ -33,8 +33,9 @@ use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -129,6 +130,16 @@ pub enum CheckpointError {
         /// What the count came to, and why it cannot be.
         why: String,
     },
+    /// The file, or its folder, may not be written by this user.
+    #[error(
+        "checkpoint {path} cannot be written: {source}; a checkpoint must be a file this run can append to"
+    )]
+    Unwritable {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's refusal.
+        source: std::io::Error,
+    },
     /// The path is not a regular file (a device, a pipe, a directory).
     #[error(
         "checkpoint {path} is not a regular file: a checkpoint must be a file that can be read back and appended to"
@@ -144,6 +155,17 @@ pub enum CheckpointError {
     Busy {
         /// The file.
         path: PathBuf,
+    },
+    /// The file was deleted, replaced or cut short while the run was recording into it: the
+    /// records it held are gone, so the run stops instead of claiming them.
+    #[error(
+        "checkpoint {path} {why} during the run: the tasks recorded in it are lost, so the count stopped (run it again to start over)"
+    )]
+    Lost {
+        /// The file.
+        path: PathBuf,
+        /// What happened to it: "was deleted", "was replaced by another file", "was cut short".
+        why: &'static str,
     },
     /// The file belongs to another count.
     #[error(
@@ -185,6 +207,10 @@ pub enum CheckpointError {
 pub struct Journal {
     path: PathBuf,
     file: Mutex<File>,
+    /// Bytes the file holds at least: what was there when opened plus every record since.
+    written: Arc<AtomicU64>,
+    /// Set by the flusher once the file at `path` no longer holds the journal (see [`lost`]).
+    lost: Arc<OnceLock<&'static str>>,
     /// Dropping the sender tells the flusher to flush one last time and stop.
     flusher: Option<(mpsc::Sender<()>, JoinHandle<()>)>,
 }
@@ -209,7 +235,19 @@ impl Journal {
             .append(true)
             .create(true)
             .open(path)
-            .map_err(io)?;
+            .map_err(|source| match source.kind() {
+                // What the user named, not a failure of the run: refused like a device.
+                std::io::ErrorKind::IsADirectory => CheckpointError::NotAFile {
+                    path: path.to_path_buf(),
+                },
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem => {
+                    CheckpointError::Unwritable {
+                        path: path.to_path_buf(),
+                        source,
+                    }
+                }
+                _ => io(source),
+            })?;
         // A device or a pipe (`/dev/zero`, `/dev/full`) would be read or written forever.
         if !file.metadata().map_err(io)?.is_file() {
             return Err(CheckpointError::NotAFile {
@@ -237,10 +275,14 @@ impl Journal {
         }
         let expected = header.line();
         let scan = scan(path, &file, header, &expected)?;
+        // What the file holds from now on, at least: what was written or kept, not its length
+        // read later, which someone may have cut meanwhile.
+        let mut held = scan.valid_len;
         if scan.lines == 0 {
             // New, or a header torn by a crash before any record was written.
             file.set_len(0).map_err(io)?;
             file.write_all(expected.as_bytes()).map_err(io)?;
+            held = expected.len() as u64;
             file.sync_all().map_err(io)?;
             sync_dir(path);
         } else if scan.torn {
@@ -252,24 +294,37 @@ impl Journal {
             file.sync_all().map_err(io)?;
         }
         let disk = file.try_clone().map_err(io)?;
+        let written = Arc::new(AtomicU64::new(held));
+        let lost = Arc::new(OnceLock::new());
         let (stop, stopped) = mpsc::channel::<()>();
-        let flusher = std::thread::spawn(move || {
-            loop {
-                let last = !matches!(
-                    stopped.recv_timeout(SYNC_EVERY),
-                    Err(RecvTimeoutError::Timeout)
-                );
-                // A failed flush is retried a second later; records already written stay safe
-                // from a crash of this process either way.
-                let _ = disk.sync_data();
-                if last {
-                    break;
+        let flusher = {
+            let (path, written, lost) = (path.to_path_buf(), written.clone(), lost.clone());
+            std::thread::spawn(move || {
+                loop {
+                    let last = !matches!(
+                        stopped.recv_timeout(SYNC_EVERY),
+                        Err(RecvTimeoutError::Timeout)
+                    );
+                    // A failed flush is retried a second later; records already written stay
+                    // safe from a crash of this process either way.
+                    let _ = disk.sync_data();
+                    // Someone may delete or empty the file under a run of hours: the next
+                    // record then fails, rather than the run telling at the end of tasks
+                    // saved in a file that no longer holds them.
+                    if let Some(why) = self::lost(&path, &disk, written.load(Ordering::Relaxed)) {
+                        let _ = lost.set(why);
+                    }
+                    if last {
+                        break;
+                    }
                 }
-            }
-        });
+            })
+        };
         let journal = Journal {
             path: path.to_path_buf(),
             file: Mutex::new(file),
+            written,
+            lost,
             flusher: Some((stop, flusher)),
         };
         Ok((journal, scan.done))
@@ -278,22 +333,46 @@ impl Journal {
     /// Appends the result of task `index` (flushed to disk within a second; example on
     /// [`Journal`]).
     pub fn record(&self, index: usize, tally: Tally) -> Result<(), CheckpointError> {
+        if let Some(&why) = self.lost.get() {
+            return Err(self.lost_error(why));
+        }
         let line = record_line(index, tally);
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.write_all(line.as_bytes())
             .map_err(|source| CheckpointError::Io {
                 path: self.path.clone(),
                 source,
-            })
+            })?;
+        // After the write: `written` never exceeds what the file holds.
+        self.written.fetch_add(line.len() as u64, Ordering::Relaxed);
+        Ok(())
     }
 
-    /// Flushes every record to disk now (example on [`Journal`]).
+    /// Flushes every record to disk now, and checks that the file at the journal's path still
+    /// holds them (example on [`Journal`]).
     pub fn sync(&self) -> Result<(), CheckpointError> {
         let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.sync_data().map_err(|source| CheckpointError::Io {
             path: self.path.clone(),
             source,
-        })
+        })?;
+        let written = self.written.load(Ordering::Relaxed);
+        match self
+            .lost
+            .get()
+            .copied()
+            .or_else(|| lost(&self.path, &file, written))
+        {
+            Some(why) => Err(self.lost_error(why)),
+            None => Ok(()),
+        }
+    }
+
+    fn lost_error(&self, why: &'static str) -> CheckpointError {
+        CheckpointError::Lost {
+            path: self.path.clone(),
+            why,
+        }
     }
 }
 
@@ -304,6 +383,28 @@ impl Drop for Journal {
             let _ = flusher.join();
         }
     }
+}
+
+/// Why the file at `path` no longer holds the journal written through `file` (`written` bytes
+/// at least), if it does not: deleted, replaced (renamed over), or cut short. A path that
+/// cannot be looked at for another reason (permissions changed) is given the benefit of doubt.
+fn lost(path: &Path, file: &File, written: u64) -> Option<&'static str> {
+    let open = file.metadata().ok()?;
+    let named = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some("was deleted"),
+        Err(_) => return None,
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if (open.dev(), open.ino()) != (named.dev(), named.ino()) {
+            return Some("was replaced by another file");
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = named;
+    (open.len() < written).then_some("was cut short")
 }
 
 /// Tells the person running the count, on stderr. Written to the stream itself rather than with

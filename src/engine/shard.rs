@@ -203,7 +203,8 @@ impl ShardResult {
                 "not a shard result: larger than {MAX_FILE_BYTES} bytes"
             ));
         }
-        serde_json::from_slice(&text).map_err(|e| {
+        let json = text.strip_prefix(crate::format::BOM).unwrap_or(&text);
+        serde_json::from_slice(json).map_err(|e| {
             // The decoder's message may quote a whole string of the file: keep its start.
             let message = e.to_string();
             match message.char_indices().nth(160) {

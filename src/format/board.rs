@@ -57,11 +57,15 @@ pub(super) fn parse<R: BufRead>(
         let mut width = 0usize;
         let mut queen: Option<usize> = None;
         let mut defect: Option<String> = None;
+        let mut two_queens = false;
         let ended = src.skip_until(|b| {
             match b {
                 b'\n' => return true,
                 b'.' => width += 1,
-                b'Q' if queen.is_some() => defect = Some(format!("row {row} has two queens")),
+                b'Q' if queen.is_some() => {
+                    two_queens = true;
+                    defect = Some(format!("row {row} has two queens"));
+                }
                 b'Q' => {
                     queen = Some(width);
                     width += 1;
@@ -87,6 +91,7 @@ pub(super) fn parse<R: BufRead>(
                 line,
                 message,
                 rest,
+                attack: false,
             }))
         };
         if let Some(message) = defect {
@@ -94,7 +99,12 @@ pub(super) fn parse<R: BufRead>(
                 line: true,
                 until: Until::Blank,
             };
-            return malformed(message, rest);
+            return Ok(Err(Malformed {
+                line,
+                message,
+                rest,
+                attack: two_queens,
+            }));
         }
         let rest = Rest {
             line: false,

@@ -55,6 +55,7 @@ pub(super) fn parse<R: BufRead>(
         line: start,
         message,
         rest: Rest::LINE,
+        attack: false,
     }))
 }
 
@@ -227,7 +228,8 @@ impl<'de> Visitor<'de> for Columns {
             let c = c
                 .checked_sub(1)
                 .ok_or_else(|| de::Error::custom("column 0: columns are numbered from 1"))?;
-            cols.push(c);
+            crate::memory::push(&mut cols, c)
+                .map_err(|e| de::Error::custom(super::too_big(cols.len(), e)))?;
         }
         Ok(cols)
     }

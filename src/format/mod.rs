@@ -73,7 +73,7 @@ pub const MAX_N: usize = u32::MAX as usize;
 ///
 /// ```
 /// use nqueens::format::{Reader, ReadError};
-/// let first = Reader::new("2 4 1 3\nQ Q\n".as_bytes()).nth(1).unwrap();
+/// let first = Reader::new("2 4 1 3\nQ ?\n".as_bytes()).nth(1).unwrap();
 /// assert!(matches!(first, Err(ReadError::Malformed { .. })), "{first:?}");
 /// ```
 #[derive(Debug)]
@@ -87,13 +87,30 @@ pub enum ReadError {
         /// What is wrong with it.
         message: String,
     },
+    /// A record draws two queens in one row (a board or a picture): a placement, but not a
+    /// solution, which no [`Placement`] can hold. Reading goes on after it, as after
+    /// [`Malformed`](ReadError::Malformed).
+    ///
+    /// ```
+    /// use nqueens::format::{Reader, ReadError};
+    /// let first = Reader::new("QQ\n..\n".as_bytes()).next().unwrap();
+    /// assert!(matches!(first, Err(ReadError::Attack { line: 1, .. })), "{first:?}");
+    /// ```
+    Attack {
+        /// The 1-based line of the row.
+        line: usize,
+        /// Which row.
+        message: String,
+    },
 }
 
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReadError::Io(e) => write!(f, "cannot read the input: {e}"),
-            ReadError::Malformed { line, message } => write!(f, "line {line}: {message}"),
+            ReadError::Malformed { line, message } | ReadError::Attack { line, message } => {
+                write!(f, "line {line}: {message}")
+            }
         }
     }
 }
@@ -124,11 +141,32 @@ pub fn excerpt(text: impl AsRef<[u8]>) -> String {
     }
 }
 
+/// The UTF-8 byte order mark, which some editors put at the start of a text file.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The character that starts `bytes`, as a message shows it: the whole character, not its
+/// first byte (`'é'`, not `'Ã'`); U+FFFD where the bytes are not UTF-8.
+pub(crate) fn char_at(bytes: &[u8]) -> char {
+    String::from_utf8_lossy(&bytes[..bytes.len().min(4)])
+        .chars()
+        .next()
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
+}
+
+/// Why a record stopped after `read` queens: their columns no longer fit in memory. Readers
+/// bound a record by [`Reader::max_n`], but the memory may be short of even that.
+fn too_big(read: usize, e: crate::memory::OutOfMemory) -> String {
+    format!("a placement of more than {read} queens: {e}")
+}
+
 /// A malformed record: where and why, and what of it is left to skip before the next record.
 pub(crate) struct Malformed {
     line: usize,
     message: String,
     rest: Rest,
+    /// The record draws two queens in one row: a placement that is not a solution, which no
+    /// [`Placement`] can hold, rather than text that is not a placement.
+    attack: bool,
 }
 
 /// What is left of a malformed record once its defect is found: reading stops at the defect,
@@ -270,6 +308,8 @@ pub struct Reader<R> {
     /// What is left of the last record, if it was malformed.
     rest: Rest,
     done: bool,
+    /// Whether the input's first bytes were looked at for a [`BOM`] yet.
+    started: bool,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -280,6 +320,7 @@ impl<R: BufRead> Reader<R> {
             max_n: MAX_N,
             rest: Rest::NOTHING,
             done: false,
+            started: false,
         }
     }
 
@@ -298,6 +339,12 @@ impl<R: BufRead> Reader<R> {
 
     /// Skips blank space and returns the next byte without consuming it.
     fn peek_record_start(&mut self) -> io::Result<Option<u8>> {
+        if !self.started {
+            self.started = true;
+            if self.source.input.fill_buf()?.starts_with(BOM) {
+                self.source.input.consume(BOM.len());
+            }
+        }
         loop {
             let buf = self.source.input.fill_buf()?;
             let Some(&b) = buf.first() else {
@@ -319,14 +366,15 @@ impl<R: BufRead> Reader<R> {
             b'Q' | b'.' => board::parse(src, max_n),
             b'{' => json::parse(src, max_n),
             b'<' => svg::parse(src, max_n),
-            other => Ok(Err(Malformed {
+            _ => Ok(Err(Malformed {
                 line: src.line,
                 message: format!(
                     "cannot tell the format from {:?}: expected a perm line (digits), a board \
                      (Q and .), a JSON object ({{) or an SVG picture (<)",
-                    char::from(other)
+                    char_at(src.input.fill_buf()?)
                 ),
                 rest: Rest::LINE,
+                attack: false,
             })),
         }
     }
@@ -356,9 +404,11 @@ impl<R: BufRead> Iterator for Reader<R> {
             Ok(Ok(p)) => Ok(p),
             Ok(Err(m)) => {
                 self.rest = m.rest;
-                Err(ReadError::Malformed {
-                    line: m.line,
-                    message: m.message,
+                let (line, message) = (m.line, m.message);
+                Err(if m.attack {
+                    ReadError::Attack { line, message }
+                } else {
+                    ReadError::Malformed { line, message }
                 })
             }
             Err(e) => {

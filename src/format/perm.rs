@@ -40,6 +40,7 @@ pub(super) fn parse<R: BufRead>(
                     line,
                     message,
                     rest: Rest::NOTHING,
+                    attack: false,
                 }));
         }
         let mut step = None;
@@ -67,10 +68,10 @@ pub(super) fn parse<R: BufRead>(
                         break;
                     }
                 }
-                other => {
+                _ => {
                     let message = format!(
                         "unexpected character {:?} in a perm line",
-                        char::from(other)
+                        super::char_at(&buf[i..])
                     );
                     step = Some((i, Err(message)));
                     break;
@@ -94,6 +95,7 @@ pub(super) fn parse<R: BufRead>(
                 line,
                 message,
                 rest: if ended { Rest::NOTHING } else { Rest::LINE },
+                attack: false,
             }),
         });
     }
@@ -108,10 +110,7 @@ fn finish(cols: &mut Vec<u32>, value: u64, in_number: bool, max_n: usize) -> Res
         return Err(format!("more than {max_n} columns"));
     }
     match value.checked_sub(1) {
-        Some(c) => {
-            cols.push(c as u32);
-            Ok(())
-        }
+        Some(c) => crate::memory::push(cols, c as u32).map_err(|e| super::too_big(cols.len(), e)),
         None => Err("column 0: columns are numbered from 1".into()),
     }
 }

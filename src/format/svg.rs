@@ -90,6 +90,7 @@ pub(super) fn parse<R: BufRead>(
                 line: false,
                 until: Until::SvgEnd,
             },
+            attack: false,
         }))
     };
     loop {
@@ -99,6 +100,7 @@ pub(super) fn parse<R: BufRead>(
                 line: src.line,
                 message: "the SVG picture ends before </svg>".into(),
                 rest: Rest::NOTHING,
+                attack: false,
             }));
         }
         let line = src.line;
@@ -123,6 +125,7 @@ pub(super) fn parse<R: BufRead>(
                 line: src.line,
                 message: "the SVG picture ends before </svg>".into(),
                 rest: Rest::NOTHING,
+                attack: false,
             }));
         }
         let Ok(element) = std::str::from_utf8(&tag) else {
@@ -159,7 +162,11 @@ pub(super) fn parse<R: BufRead>(
                 ))
         };
         match (coord("x"), coord("y")) {
-            (Ok(col), Ok(row)) => queens.push((row, col)),
+            (Ok(col), Ok(row)) => {
+                if let Err(e) = crate::memory::push(&mut queens, (row, col)) {
+                    return malformed(line, super::too_big(queens.len(), e));
+                }
+            }
             (Err(message), _) | (_, Err(message)) => return malformed(line, message),
         }
         if queens.len() > n {
@@ -174,6 +181,7 @@ pub(super) fn parse<R: BufRead>(
             line,
             message: "the SVG has no viewBox".into(),
             rest,
+            attack: false,
         }));
     };
     queens.sort_unstable();
@@ -181,7 +189,8 @@ pub(super) fn parse<R: BufRead>(
     let mut cols = Vec::with_capacity(queens.len());
     for (i, pair) in queens.iter().enumerate() {
         let row = pair.0 as usize;
-        let message = if i > 0 && queens[i - 1].0 as usize == row {
+        let attack = i > 0 && queens[i - 1].0 as usize == row;
+        let message = if attack {
             format!("row {} has two queens", row + 1)
         } else if row > cols.len() {
             format!("row {} has no queen", cols.len() + 1)
@@ -193,6 +202,7 @@ pub(super) fn parse<R: BufRead>(
             line,
             message,
             rest,
+            attack,
         }));
     }
     if cols.len() < n {
@@ -200,6 +210,7 @@ pub(super) fn parse<R: BufRead>(
             line,
             message: format!("row {} has no queen", cols.len() + 1),
             rest,
+            attack: false,
         }));
     }
     Ok(Ok(Placement::new(cols)))

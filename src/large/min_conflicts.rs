@@ -36,6 +36,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::Placement;
+use crate::memory::{self, OutOfMemory};
 
 /// The largest `n` accepted: columns are `u32` (and the search needs about 4.5 bytes per queen).
 pub const MAX_N: usize = u32::MAX as usize;
@@ -110,6 +111,10 @@ pub struct Stats {
 /// A random solution for `n` from `seed`; `None` when `n` has none (0, 2, 3) or exceeds
 /// [`MAX_N`]. The same `n` and `seed` always give the same solution.
 ///
+/// # Panics
+/// If the [`memory_bytes`] the search needs cannot be allocated;
+/// [`min_conflicts_unless_stopped`] returns an error instead.
+///
 /// ```
 /// let p = nqueens::large::min_conflicts(1000, 42).unwrap();
 /// assert!(p.is_solution());
@@ -122,31 +127,43 @@ pub fn min_conflicts(n: usize, seed: u64) -> Option<Placement> {
 
 /// [`min_conflicts`] with the [`Stats`] of the search.
 ///
+/// # Panics
+/// As [`min_conflicts`], if memory runs out.
+///
 /// ```
 /// let (p, stats) = nqueens::large::min_conflicts_stats(10_000, 7).unwrap();
 /// assert!(p.is_solution());
 /// assert!(stats.swaps <= stats.tries);
 /// ```
 pub fn min_conflicts_stats(n: usize, seed: u64) -> Option<(Placement, Stats)> {
-    min_conflicts_unless_stopped(n, seed, &AtomicBool::new(false))
-        .expect("a flag nobody sets never stops the search")
+    // A flag nobody sets never stops the search: only memory can fail.
+    min_conflicts_unless_stopped(n, seed, &AtomicBool::new(false)).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The stop flag was set before [`min_conflicts_unless_stopped`] found a solution.
+/// Why [`min_conflicts_unless_stopped`] ended without an answer.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
+/// use nqueens::large::Unfinished;
 /// let stop = AtomicBool::new(true);
 /// let err = nqueens::large::min_conflicts_unless_stopped(1_000_000, 1, &stop).unwrap_err();
+/// assert_eq!(err, Unfinished::Stopped);
 /// assert_eq!(err.to_string(), "interrupted before a solution was found");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("interrupted before a solution was found")]
-pub struct Stopped;
+pub enum Unfinished {
+    /// The stop flag was set before a solution was found.
+    #[error("interrupted before a solution was found")]
+    Stopped,
+    /// The board of `n` queens does not fit in the memory at hand.
+    #[error(transparent)]
+    OutOfMemory(#[from] OutOfMemory),
+}
 
-/// [`min_conflicts_stats`], or `Err(Stopped)` once `stop` is set: the search looks at the flag
-/// every [`STOP_EVERY`] rows or tries (milliseconds even for 10^9 queens, whose search takes
-/// minutes).
+/// [`min_conflicts_stats`], or an error: [`Unfinished::Stopped`] once `stop` is set (the search
+/// looks at the flag every [`STOP_EVERY`] rows or tries: milliseconds even for 10^9 queens,
+/// whose search takes minutes), [`Unfinished::OutOfMemory`] if the board cannot be allocated,
+/// before any work.
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
@@ -158,11 +175,11 @@ pub fn min_conflicts_unless_stopped(
     n: usize,
     seed: u64,
     stop: &AtomicBool,
-) -> Result<Option<(Placement, Stats)>, Stopped> {
+) -> Result<Option<(Placement, Stats)>, Unfinished> {
     if matches!(n, 0 | 2 | 3) || n > MAX_N {
         return Ok(None);
     }
-    let mut board = Board::new(n, seed);
+    let mut board = Board::new(n, seed)?;
     let mut stats = Stats::default();
     loop {
         let (conflicted, pairs) = board.greedy_start(stop)?;
@@ -177,11 +194,11 @@ pub fn min_conflicts_unless_stopped(
 /// Rows or tries between two looks at the stop flag: a few milliseconds of the search.
 pub const STOP_EVERY: usize = 1 << 16;
 
-/// `Err(Stopped)` if `step` is a multiple of [`STOP_EVERY`] and `stop` is set.
+/// `Err(Unfinished::Stopped)` if `step` is a multiple of [`STOP_EVERY`] and `stop` is set.
 #[inline]
-fn look(step: usize, stop: &AtomicBool) -> Result<(), Stopped> {
+fn look(step: usize, stop: &AtomicBool) -> Result<(), Unfinished> {
     if step.is_multiple_of(STOP_EVERY) && stop.load(Ordering::Relaxed) {
-        return Err(Stopped);
+        return Err(Unfinished::Stopped);
     }
     Ok(())
 }
@@ -197,11 +214,17 @@ struct Diagonals {
 
 impl Diagonals {
     /// Empty diagonals `0..len`.
-    fn new(len: usize) -> Self {
-        Diagonals {
-            bits: vec![0; len.div_ceil(64)],
+    fn new(len: usize) -> Result<Self, OutOfMemory> {
+        Ok(Diagonals {
+            bits: memory::filled(0, len.div_ceil(64))?,
             extra: BTreeMap::new(),
-        }
+        })
+    }
+
+    /// Takes every queen off.
+    fn clear(&mut self) {
+        self.bits.fill(0);
+        self.extra.clear();
     }
 
     #[inline]
@@ -265,14 +288,17 @@ struct Board {
 }
 
 impl Board {
-    fn new(n: usize, seed: u64) -> Self {
-        Board {
+    /// Allocates everything the search keeps, once: restarts reuse it.
+    fn new(n: usize, seed: u64) -> Result<Self, OutOfMemory> {
+        let mut cols = Vec::new();
+        memory::reserve(&mut cols, n)?;
+        Ok(Board {
             n,
-            cols: Vec::new(),
-            down: Diagonals::new(0),
-            up: Diagonals::new(0),
+            cols,
+            down: Diagonals::new(2 * n - 1)?,
+            up: Diagonals::new(2 * n - 1)?,
             rng: ChaCha8Rng::seed_from_u64(seed),
-        }
+        })
     }
 
     /// A uniform number in `0..bound` (`0 < bound <= 2^32`): the high half of a 32 x 32-bit
@@ -313,7 +339,7 @@ impl Board {
     /// Step 1: a shuffled permutation, then each row takes the first unused column (in
     /// shuffled order, at most [`START_TRIES`] of them) that is free of attack. Returns the rows
     /// placed with a conflict and the number of attacking pairs.
-    fn greedy_start(&mut self, stop: &AtomicBool) -> Result<(Vec<u32>, u64), Stopped> {
+    fn greedy_start(&mut self, stop: &AtomicBool) -> Result<(Vec<u32>, u64), Unfinished> {
         let n = self.n;
         self.cols.clear();
         self.cols.extend(0..n as u32);
@@ -334,8 +360,8 @@ impl Board {
             }
             self.cols.swap(i, j);
         }
-        self.down = Diagonals::new(2 * n - 1);
-        self.up = Diagonals::new(2 * n - 1);
+        self.down.clear();
+        self.up.clear();
         let mut pairs = 0;
         let mut conflicted = Vec::new();
         // `cols[row..]` are the unused columns. A cursor goes round them, so a rejected column
@@ -425,7 +451,7 @@ impl Board {
         mut pairs: u64,
         stats: &mut Stats,
         stop: &AtomicBool,
-    ) -> Result<bool, Stopped> {
+    ) -> Result<bool, Unfinished> {
         let mut next = 0;
         let mut fruitless = 0;
         let stuck = stuck_tries(self.n);
@@ -496,15 +522,15 @@ mod tests {
     fn swap_delta_and_swap_match_recounting() {
         for n in [5usize, 9, 16] {
             for seed in 0..20 {
-                let mut board = Board::new(n, seed);
+                let mut board = Board::new(n, seed).unwrap();
                 // A random permutation with many conflicts exercises every case of the formula.
                 board.cols = (0..n as u32).collect();
                 for row in 0..n {
                     let j = row + board.below(n - row);
                     board.cols.swap(row, j);
                 }
-                board.down = Diagonals::new(2 * n - 1);
-                board.up = Diagonals::new(2 * n - 1);
+                board.down.clear();
+                board.up.clear();
                 let placed: u64 = (0..n).map(|row| board.place(row)).sum();
                 assert_eq!(placed, pairs_slow(&board.cols));
                 for i in 0..n {
@@ -523,7 +549,7 @@ mod tests {
     #[test]
     fn greedy_start_counts_its_pairs() {
         for seed in 0..50 {
-            let mut board = Board::new(12, seed);
+            let mut board = Board::new(12, seed).unwrap();
             let (conflicted, pairs) = board.greedy_start(&AtomicBool::new(false)).unwrap();
             assert_eq!(pairs, pairs_slow(&board.cols));
             assert_eq!(pairs == 0, conflicted.is_empty());

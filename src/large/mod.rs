@@ -31,6 +31,6 @@ pub mod write;
 pub use construction::{Construction, construct, construct_col};
 pub use first::{TimedOut, first};
 pub use min_conflicts::{
-    Stats, Stopped, min_conflicts, min_conflicts_stats, min_conflicts_unless_stopped,
+    Stats, Unfinished, min_conflicts, min_conflicts_stats, min_conflicts_unless_stopped,
 };
 pub use write::{ColumnWriter, write_streamed};

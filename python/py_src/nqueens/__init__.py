@@ -321,6 +321,8 @@ def find(
     Raises:
         ValueError: ``n`` = 0 or too large, or the memory needed (about 8 bytes a queen, 13
             with ``random``) more than ``max_memory`` (default: the memory available now).
+        MemoryError: the search's memory could not be allocated after all.
+        KeyboardInterrupt: Ctrl-C stops a ``random`` search within milliseconds.
     """
     if seed is None and random:
         seed = int.from_bytes(os.urandom(8), "little")
@@ -415,9 +417,10 @@ def complete(
         ValueError: a malformed instance (the message names the line), queens that attack
             each other, a queen on a blocked square, a square off the board.
         TimeoutError: ``node_limit`` or ``time_limit`` (seconds) reached first.
+        MemoryError: the board cannot be allocated (blocked squares take a bit per square).
+        KeyboardInterrupt: Ctrl-C stops the search within milliseconds.
 
-    The search runs without the GIL; it cannot be stopped with Ctrl-C midway, so give hard
-    instances a ``time_limit``.
+    The search runs without the GIL.
 
     >>> nqueens.complete([0, None, None, None, None, None, None, None], count=True)
     4

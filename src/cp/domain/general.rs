@@ -13,6 +13,7 @@
 use super::{Board, NONE, RowSet};
 use crate::cp::propagate;
 use crate::cp::stats::Stats;
+use crate::memory::{self, OutOfMemory};
 
 /// Counters over flag arrays: linear memory, `O(n)` per queen.
 pub(crate) struct General {
@@ -41,8 +42,12 @@ pub(crate) struct General {
 }
 
 impl General {
-    /// An empty board of size `n` with the given blocked squares (0-based).
-    pub(crate) fn new(n: usize, blocked: impl IntoIterator<Item = (u32, u32)>) -> Self {
+    /// An empty board of size `n` with the given blocked squares (0-based), or the error if
+    /// their bits (`n * n`, 128 MiB for the largest board) cannot be allocated.
+    pub(crate) fn new(
+        n: usize,
+        blocked: impl IntoIterator<Item = (u32, u32)>,
+    ) -> Result<Self, OutOfMemory> {
         let mut dom = General {
             n,
             col: vec![0; n],
@@ -59,7 +64,7 @@ impl General {
         };
         for (r, c) in blocked {
             if dom.blocked.is_empty() {
-                dom.blocked = vec![0; (n * n).div_ceil(64)];
+                dom.blocked = memory::filled(0, (n * n).div_ceil(64))?;
             }
             let i = r as usize * n + c as usize;
             if dom.blocked[i / 64] >> (i % 64) & 1 == 0 {
@@ -73,7 +78,7 @@ impl General {
             .extend((0..n as u32).filter(|&r| dom.size[r as usize] <= 1));
         dom.low_cols
             .extend((0..n as u32).filter(|&c| dom.support[c as usize] <= 1));
-        dom
+        Ok(dom)
     }
 
     #[inline]
