@@ -89,24 +89,44 @@ fn the_completion_found_is_the_solution_given() {
 }
 
 #[test]
-fn verify_checks_the_solutions_of_json_puzzles() {
-    let json = stdout(&[
-        "puzzle",
-        "16",
-        "--count",
-        "4",
-        "--seed",
-        "2",
-        "--blocked",
-        "--format",
-        "json",
-    ]);
-    nqueens()
-        .arg("verify")
-        .write_stdin(json)
-        .assert()
-        .success()
-        .stderr("4 placements, all solutions\n");
+fn verify_checks_the_solutions_of_puzzles_in_every_format() {
+    for format in ["board", "json"] {
+        let text = stdout(&[
+            "puzzle",
+            "16",
+            "--count",
+            "4",
+            "--seed",
+            "2",
+            "--blocked",
+            "--format",
+            format,
+        ]);
+        nqueens()
+            .arg("verify")
+            .write_stdin(text.clone())
+            .assert()
+            .success()
+            .stderr("4 placements, all solutions\n");
+        if format == "board" {
+            // A solution that leaves a given queen out is refused, naming the square.
+            let first = text.lines().find(|l| l.starts_with("# solution:")).unwrap();
+            let cols: Vec<usize> = first[11..]
+                .split_whitespace()
+                .map(|c| c.parse().unwrap())
+                .collect();
+            let shifted: Vec<String> = cols.iter().map(|c| (c % 16 + 1).to_string()).collect();
+            let forged = text.replacen(first, &format!("# solution: {}", shifted.join(" ")), 1);
+            nqueens()
+                .arg("verify")
+                .write_stdin(forged)
+                .assert()
+                .code(2)
+                .stderr(predicates::str::contains(
+                    "the solution leaves out the given queen",
+                ));
+        }
+    }
 }
 
 #[test]

@@ -19,6 +19,7 @@ use crate::Placement;
 pub mod board;
 pub mod json;
 pub mod perm;
+pub mod puzzle;
 pub mod svg;
 
 /// A way to write a placement.
@@ -287,7 +288,8 @@ fn parse_with<'a>(parse: Parser<'a>, text: &'a [u8], max_n: usize) -> Result<Pla
 /// Reads placements one record at a time from any mix of the formats that [`write()`] produces.
 ///
 /// The format of each record is told by its first non-blank character: a digit starts a perm
-/// line, `Q` or `.` a board, `{` a JSON object, `<` an SVG document. A malformed record gives
+/// line, `Q` or `.` a board, `{` a JSON object, `<` an SVG document, `#` a puzzle of
+/// `nqueens puzzle` (its solution is read, checked against its givens and blocked squares). A malformed record gives
 /// one `Err` and reading goes on after it; an unreadable input gives one `Err` and ends.
 ///
 /// Memory stays bounded by what the input holds: nothing is allocated for a size the input
@@ -366,11 +368,12 @@ impl<R: BufRead> Reader<R> {
             b'Q' | b'.' => board::parse(src, max_n),
             b'{' => json::parse(src, max_n),
             b'<' => svg::parse(src, max_n),
+            b'#' => puzzle::parse(src, max_n),
             _ => Ok(Err(Malformed {
                 line: src.line,
                 message: format!(
                     "cannot tell the format from {:?}: expected a perm line (digits), a board \
-                     (Q and .), a JSON object ({{) or an SVG picture (<)",
+                     (Q and .), a JSON object ({{), an SVG picture (<) or a puzzle (# puzzle)",
                     char_at(src.input.fill_buf()?)
                 ),
                 rest: Rest::LINE,

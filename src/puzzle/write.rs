@@ -1,6 +1,7 @@
 //! The text forms of a puzzle. Both are instance forms that
 //! [`Instance::read`](crate::cp::Instance::read) reads back, so `nqueens complete` takes a
-//! puzzle as it comes:
+//! puzzle as it comes, and both are placement forms that `nqueens verify` reads (the solution,
+//! checked against the givens: [`crate::format::puzzle`]):
 //!
 //! - the **board**: a `#` line with the puzzle's number and measures, the drawing (`Q` given,
 //!   `x` blocked, `.` free), the solution in a `#` line, and a blank line;
