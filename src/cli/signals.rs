@@ -20,7 +20,9 @@ pub fn stop_flag() -> &'static AtomicBool {
                 FLAG.store(true, Ordering::SeqCst);
                 // Said alike with or without a checkpoint: the count's own error then says
                 // what was saved.
-                eprintln!("stopping: ending the work under way (press Ctrl-C again to quit at once)");
+                eprintln!(
+                    "stopping: ending the work under way (press Ctrl-C again to quit at once)"
+                );
             } else {
                 std::process::exit(EXIT_AT_ONCE);
             }
