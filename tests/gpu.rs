@@ -23,7 +23,8 @@ fn tallies_through_runner(
     stop: &AtomicBool,
 ) -> (Result<gpu::Report, GpuError>, BTreeMap<usize, Tally>) {
     let seen = Mutex::new(BTreeMap::new());
-    let outcome = gpu::count_tasks(backend, tasks, todo, 2, stop, &|index, tally| {
+    let remaining = gpu::remaining(tasks.n());
+    let outcome = gpu::count_tasks(backend, tasks, todo, remaining, 2, stop, &|index, tally| {
         let before = seen.lock().unwrap().insert(index, tally);
         assert!(before.is_none(), "task {index} reported twice");
         Ok::<(), ()>(())
@@ -161,14 +162,25 @@ proptest! {
     }
 }
 
-/// The host kernel, failing at the `fail_at`-th collect as a lost device would.
-struct Failing {
+/// The host kernel with `hook` called at every collect, with the collect's number (from 1),
+/// before the batch is counted: to fail as a lost device would, or to press Ctrl-C.
+struct Hooked<F: FnMut(usize) -> Result<(), GpuError>> {
     inner: host::Host,
     collects: usize,
-    fail_at: usize,
+    hook: F,
 }
 
-impl Backend for Failing {
+impl<F: FnMut(usize) -> Result<(), GpuError>> Hooked<F> {
+    fn new(hook: F) -> Self {
+        Hooked {
+            inner: host::Host::default(),
+            collects: 0,
+            hook,
+        }
+    }
+}
+
+impl<F: FnMut(usize) -> Result<(), GpuError>> Backend for Hooked<F> {
     fn load_frames(&mut self, frames: &[u64]) -> Result<(), GpuError> {
         self.inner.load_frames(frames)
     }
@@ -177,11 +189,7 @@ impl Backend for Failing {
     }
     fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
         self.collects += 1;
-        if self.collects == self.fail_at {
-            return Err(GpuError::Driver(
-                "an illegal memory access was encountered".into(),
-            ));
-        }
+        (self.hook)(self.collects)?;
         self.inner.collect(slot)
     }
 }
@@ -190,11 +198,12 @@ impl Backend for Failing {
 fn a_failing_device_is_an_error_and_what_was_reported_is_right() {
     let tasks = BacktrackTasks::new(15).unwrap();
     let all: Vec<usize> = (0..tasks.len()).collect();
-    let mut backend = Failing {
-        inner: host::Host::default(),
-        collects: 0,
-        fail_at: 2,
-    };
+    let mut backend = Hooked::new(|collect| match collect {
+        2 => Err(GpuError::Driver(
+            "an illegal memory access was encountered".into(),
+        )),
+        _ => Ok(()),
+    });
     let (report, seen) =
         tallies_through_runner(&tasks, &all, &mut backend, &AtomicBool::new(false));
     assert!(matches!(report, Err(GpuError::Driver(_))));
@@ -204,41 +213,18 @@ fn a_failing_device_is_an_error_and_what_was_reported_is_right() {
     }
 }
 
-/// The host kernel, setting the stop flag once it has counted `after` batches.
-struct Stopping<'a> {
-    inner: host::Host,
-    collects: usize,
-    after: usize,
-    stop: &'a AtomicBool,
-}
-
-impl Backend for Stopping<'_> {
-    fn load_frames(&mut self, frames: &[u64]) -> Result<(), GpuError> {
-        self.inner.load_frames(frames)
-    }
-    fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError> {
-        self.inner.submit(slot, items)
-    }
-    fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
-        self.collects += 1;
-        if self.collects == self.after {
-            self.stop.store(true, Ordering::Relaxed);
-        }
-        self.inner.collect(slot)
-    }
-}
-
 #[test]
 fn a_stopped_run_reports_its_finished_batches_and_resumes_exactly() {
     let tasks = BacktrackTasks::new(16).unwrap();
     let all: Vec<usize> = (0..tasks.len()).collect();
     let stop = AtomicBool::new(false);
-    let mut backend = Stopping {
-        inner: host::Host::default(),
-        collects: 0,
-        after: 1,
-        stop: &stop,
-    };
+    // Ctrl-C as the first batch comes back.
+    let mut backend = Hooked::new(|collect| {
+        if collect == 1 {
+            stop.store(true, Ordering::Relaxed);
+        }
+        Ok(())
+    });
     let (report, first) = tallies_through_runner(&tasks, &all, &mut backend, &stop);
     report.unwrap();
     // The batches in flight when the flag was set are still reported; nothing after them.
@@ -273,6 +259,7 @@ fn a_callback_error_stops_the_run() {
         &mut host::Host::default(),
         &tasks,
         &all,
+        gpu::remaining(12),
         1,
         &AtomicBool::new(false),
         &|_, _| {

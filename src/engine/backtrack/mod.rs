@@ -161,7 +161,7 @@ impl BacktrackTasks {
     /// ```
     pub fn prepare(&self, index: usize) -> (&Frame, Start, u64) {
         let task = self.tasks[index];
-        let setup = &self.constellations[task.constellation as usize];
+        let setup = self.setup(index);
         let mut start = Start::default();
         for &col in &task.prefix[..task.depth as usize] {
             start = start.place(&setup.frame, 1 << col);
@@ -178,7 +178,12 @@ impl BacktrackTasks {
     /// assert_eq!(tasks.constellation(3), constellations(8)[3]);
     /// ```
     pub fn constellation(&self, index: usize) -> Constellation {
-        self.constellations[self.tasks[index].constellation as usize].constellation
+        self.setup(index).constellation
+    }
+
+    /// What every task of task `index`'s constellation shares.
+    fn setup(&self, index: usize) -> &Setup {
+        &self.constellations[self.frame_index(index)]
     }
 
     /// The index of task `index`'s constellation, in the order of [`frames`](Self::frames).
@@ -213,7 +218,7 @@ impl BacktrackTasks {
     /// assert!(symmetric > 0 && symmetric * 20 < tasks.len());
     /// ```
     pub fn is_symmetric(&self, index: usize) -> bool {
-        self.constellations[self.tasks[index].constellation as usize].inspect
+        self.setup(index).inspect
     }
 
     /// The number of canonical constellations (tasks before any further split).
@@ -239,7 +244,7 @@ impl BacktrackTasks {
     /// ```
     pub fn queens(&self, index: usize) -> Vec<(usize, usize)> {
         let task = self.tasks[index];
-        let setup = &self.constellations[task.constellation as usize];
+        let setup = self.setup(index);
         let mut queens = setup.constellation.cells(self.n);
         for (level, &col) in task.prefix[..task.depth as usize].iter().enumerate() {
             queens.push((setup.frame.row[level] as usize, col as usize));
@@ -261,7 +266,7 @@ impl BacktrackTasks {
     /// assert_eq!(fixed.iter().map(|f| f.half).sum::<u64>(), 1);
     /// ```
     pub fn fixed(&self, index: usize, stop: &AtomicBool) -> Option<Fixed> {
-        let setup = &self.constellations[self.tasks[index].constellation as usize];
+        let setup = self.setup(index);
         let mut fixed = Fixed::default();
         if setup.inspect {
             let queens = self.queens(index);
@@ -294,7 +299,7 @@ impl BacktrackTasks {
     /// }
     /// ```
     pub fn tally(&self, index: usize, found: u64, fixed: Fixed) -> Tally {
-        let setup = &self.constellations[self.tasks[index].constellation as usize];
+        let setup = self.setup(index);
         let weight = u128::from(setup.weight);
         let kept: u64 = setup
             .stabiliser
@@ -330,7 +335,7 @@ impl BacktrackTasks {
     fn count_symmetric(&self, index: usize, stop: &AtomicBool) -> Tally {
         let n = self.n;
         let task = self.tasks[index];
-        let setup = &self.constellations[task.constellation as usize];
+        let setup = self.setup(index);
         let (frame, start, _) = self.prepare(index);
         let mut board = vec![0u32; n];
         for (r, c) in setup.constellation.cells(n) {

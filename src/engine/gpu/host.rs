@@ -64,9 +64,7 @@ pub fn count(frame: &Frame, start: Start) -> u64 {
 /// assert_eq!(host::count_with(Variant::Alternatives, &frame, start), host::count(&frame, start));
 /// ```
 pub fn count_with(variant: Variant, frame: &Frame, start: Start) -> u64 {
-    let words: Vec<u64> = (0..FRAME_WORDS)
-        .map(|l| u64::from(frame.allowed[l]) | u64::from(frame.shift[l]) << 32)
-        .collect();
+    let words = super::frame_words(frame);
     assert!(start.level <= frame.levels && frame.levels <= FRAME_WORDS);
     // SAFETY: `words` holds FRAME_WORDS words, every level the search reads (below `levels`,
     // at most 32); the host entry point keeps a stack of 32 levels, enough for any frame.

@@ -83,13 +83,23 @@ pub fn remaining(n: usize) -> usize {
 /// assert_eq!(frame_table(&tasks).len(), tasks.constellation_count() * FRAME_WORDS);
 /// ```
 pub fn frame_table(tasks: &BacktrackTasks) -> Vec<u64> {
-    let mut table = Vec::with_capacity(tasks.constellation_count() * FRAME_WORDS);
-    for frame in tasks.frames() {
-        for level in 0..FRAME_WORDS {
-            table.push(u64::from(frame.allowed[level]) | u64::from(frame.shift[level]) << 32);
-        }
-    }
-    table
+    tasks.frames().flat_map(frame_words).collect()
+}
+
+/// One frame laid out for the kernel: per level, the open columns in the low half and the row
+/// distance to the next level in the high half.
+///
+/// ```
+/// use nqueens::engine::backtrack::constellation::{constellations, Frame};
+/// let frame = Frame::new(8, &constellations(8)[0]);
+/// let words = nqueens::engine::gpu::frame_words(&frame);
+/// assert_eq!(words[0] as u32, frame.allowed[0]);
+/// assert_eq!((words[0] >> 32) as u32, frame.shift[0]);
+/// ```
+pub fn frame_words(frame: &Frame) -> [u64; FRAME_WORDS] {
+    std::array::from_fn(|level| {
+        u64::from(frame.allowed[level]) | u64::from(frame.shift[level]) << 32
+    })
 }
 
 /// Appends the work items of task `index` to `items`: the states `remaining` free rows above
@@ -158,6 +168,13 @@ impl Batch {
     /// assert_eq!(batch.item_count(), *batch.ends.last().unwrap());
     /// ```
     pub fn of(tasks: &BacktrackTasks, todo: &[usize], remaining: usize) -> Batch {
+        let mut batch = Batch::default();
+        batch.extend(tasks, todo, remaining);
+        batch
+    }
+
+    /// Appends the tasks `todo` and their items, made on the current rayon pool.
+    fn extend(&mut self, tasks: &BacktrackTasks, todo: &[usize], remaining: usize) {
         let parts: Vec<Vec<u32>> = todo
             .par_iter()
             .with_max_len(16)
@@ -167,16 +184,12 @@ impl Batch {
                 items
             })
             .collect();
-        let mut batch = Batch {
-            tasks: todo.to_vec(),
-            ends: Vec::with_capacity(todo.len()),
-            items: Vec::with_capacity(parts.iter().map(Vec::len).sum()),
-        };
+        self.tasks.extend_from_slice(todo);
+        self.items.reserve(parts.iter().map(Vec::len).sum());
         for part in parts {
-            batch.items.extend_from_slice(&part);
-            batch.ends.push(batch.items.len() / ITEM_WORDS);
+            self.items.extend_from_slice(&part);
+            self.ends.push(self.items.len() / ITEM_WORDS);
         }
-        batch
     }
 
     /// The number of work items.
@@ -232,18 +245,21 @@ pub struct Collected {
     pub span: (f64, f64),
 }
 
-/// Counts the tasks `todo` of `tasks` on `backend`, as [`run::count_tasks`] does on the CPU:
-/// `on_done` once per finished task, and `stop` ends the run within about a batch, reporting
-/// the batches under way.
+/// Counts the tasks `todo` of `tasks` on `backend`, in work items of at most `remaining` free
+/// rows (what the backend was made for; [`remaining`] for the board), as [`run::count_tasks`]
+/// does on the CPU: `on_done` once per finished task, and `stop` ends the run within about a
+/// batch, reporting the batches under way.
 ///
 /// The backend counts every task's completions. For the tasks whose constellation a rotation
 /// fixes, the completions the rotation leaves unchanged ([`BacktrackTasks::fixed`]) are
 /// counted on `threads` CPU threads meanwhile; those tasks go to the backend last, so that
 /// this is done when their counts come back.
+#[allow(clippy::too_many_arguments)]
 pub fn count_tasks<E: Send>(
     backend: &mut dyn Backend,
     tasks: &BacktrackTasks,
     todo: &[usize],
+    remaining: usize,
     threads: usize,
     stop: &AtomicBool,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
@@ -265,15 +281,19 @@ pub fn count_tasks<E: Send>(
                 symmetric
                     .par_iter()
                     .map(|&index| (index, tasks.fixed(index, stop)))
-                    .collect::<HashMap<usize, Option<backtrack::Fixed>>>()
+                    .collect::<FixedMap>()
             })
         });
-        let mut fixed = FixedCounts::Pending(fixed);
+        let mut fixed = FixedCounts {
+            counting: Some(fixed),
+            counted: HashMap::new(),
+        };
         batches(
             backend,
             &pool,
             tasks,
             &order,
+            remaining,
             stop,
             &mut fixed,
             on_done,
@@ -283,33 +303,25 @@ pub fn count_tasks<E: Send>(
     Ok((outcome, report))
 }
 
-/// The symmetric tasks' fixed completions: being counted, or counted (`None` for a task the
-/// stop flag cut short).
-enum FixedCounts<'scope> {
-    Pending(std::thread::ScopedJoinHandle<'scope, HashMap<usize, Option<backtrack::Fixed>>>),
-    Done(HashMap<usize, Option<backtrack::Fixed>>),
+/// The symmetric tasks' fixed completions, counted on another thread: joined when the first
+/// of them is needed (`None` for a task the stop flag cut short).
+struct FixedCounts<'scope> {
+    counting: Option<std::thread::ScopedJoinHandle<'scope, FixedMap>>,
+    counted: FixedMap,
 }
+
+type FixedMap = HashMap<usize, Option<backtrack::Fixed>>;
 
 impl FixedCounts<'_> {
     /// Task `index`'s fixed completions, waiting for them if need be; `None` if they were not
     /// counted to the end.
     fn of(&mut self, index: usize) -> Option<backtrack::Fixed> {
-        if let FixedCounts::Pending(_) = self {
-            let FixedCounts::Pending(handle) =
-                std::mem::replace(self, FixedCounts::Done(HashMap::new()))
-            else {
-                unreachable!("just matched");
-            };
-            *self = FixedCounts::Done(
-                handle
-                    .join()
-                    .expect("counting fixed completions does not panic"),
-            );
+        if let Some(counting) = self.counting.take() {
+            self.counted = counting
+                .join()
+                .expect("counting fixed completions does not panic");
         }
-        match self {
-            FixedCounts::Done(map) => map.get(&index).copied().flatten(),
-            FixedCounts::Pending(_) => unreachable!("joined above"),
-        }
+        self.counted.get(&index).copied().flatten()
     }
 }
 
@@ -320,6 +332,7 @@ fn batches<E: Send>(
     pool: &rayon::ThreadPool,
     tasks: &BacktrackTasks,
     todo: &[usize],
+    remaining: usize,
     stop: &AtomicBool,
     fixed: &mut FixedCounts<'_>,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
@@ -330,7 +343,6 @@ fn batches<E: Send>(
         return Ok(outcome);
     }
     backend.load_frames(&frame_table(tasks))?;
-    let remaining = remaining(tasks.n());
     let started = Instant::now();
     // The first batch is small, to measure the rate; later ones aim at BATCH_SECONDS, but
     // hold at least a few items for every thread, which large items at a low rate would not.
@@ -402,11 +414,7 @@ fn next_batch(
     let mut group = 64;
     while taken < todo.len() && batch.item_count() < target_items {
         let end = (taken + group).min(todo.len());
-        let part = Batch::of(tasks, &todo[taken..end], remaining);
-        let offset = batch.item_count();
-        batch.tasks.extend_from_slice(&part.tasks);
-        batch.ends.extend(part.ends.iter().map(|e| e + offset));
-        batch.items.extend_from_slice(&part.items);
+        batch.extend(tasks, &todo[taken..end], remaining);
         taken = end;
         group *= 2;
     }
@@ -422,8 +430,11 @@ pub fn count_on_gpu<E: Send>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
 ) -> Result<(Outcome, Report), RunError<E>> {
-    let mut gpu = cuda::Cuda::new(remaining(tasks.n()))?;
-    let (outcome, mut report) = count_tasks(&mut gpu, tasks, todo, threads, stop, on_done)?;
+    // The kernel's stacks are sized for the items: both from this one figure.
+    let remaining = remaining(tasks.n());
+    let mut gpu = cuda::Cuda::new(remaining)?;
+    let (outcome, mut report) =
+        count_tasks(&mut gpu, tasks, todo, remaining, threads, stop, on_done)?;
     report.device = gpu.name();
     report.resident_threads = gpu.width();
     Ok((outcome, report))
