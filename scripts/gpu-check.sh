@@ -13,15 +13,17 @@
 # 2. N = 4..20 counted on the GPU, every total and unique checked against data/counts.tsv.
 # 3. N = 14 and 16: every task's tally on the GPU against the CPU engine's (two checkpoints
 #    of the backtrack strategy's task list, compared record by record).
-# 4. N = 20, 21, 22 on the GPU, whole command, each checked, with the time the GPU spent in
-#    kernels (N = 23 too with --big).
+# 4. N = 20 and 21 on the GPU, whole command, each checked, with the time the GPU spent in
+#    kernels; N = 22 last, with the fastest kernel found and the rest of the budget as its cap
+#    (N = 23 too with --big).
 #    --cpu: N = 20 and 21 on all CPU cores, the same binary.
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: N = 20 and 21 with items of 11 to 15 free rows (or the numbers in $TUNE_ROWS;
 #    NQUEENS_GPU_REMAINING).
-#    --variants: N = 20 and 21 with each of the kernel's kept alternatives switched off in turn
+#    --variants: N = 20 with each of the kernel's kept alternatives switched off in turn
 #    (NQUEENS_GPU_DEFINES), all of them, and all of them with the largest stacks (the first
-#    kernel that ran on a GPU).
+#    kernel that ran on a GPU); then N = 21 with the fastest of those, if one beat the default
+#    by 3% or more.
 # Every step has a time cap and is skipped when the budget (default 540 s) has too little left
 # for it. A table of every result is printed last; the logs stay in a temporary folder, and
 # go as one archive, with the table, to $OUT where that is set.
@@ -138,12 +140,6 @@ if [ $cpu -eq 1 ]; then
     count "cpu n=20 -j $cores" 60 count 20 -j "$cores"
     count "cpu n=21 -j $cores" 120 count 21 -j "$cores"
 fi
-count "gpu n=22" 200 count 22 --device gpu
-if [ $scaling -eq 1 ]; then
-    for j in ${SCALING_THREADS:-1 2 4 8}; do
-        count "cpu n=20 -j $j" $((120 / j + 30)) count 20 -j "$j"
-    done
-fi
 if [ $tune -eq 1 ]; then
     for r in ${TUNE_ROWS:-11 12 13 14 15}; do
         envs=("NQUEENS_GPU_REMAINING=$r")
@@ -152,17 +148,40 @@ if [ $tune -eq 1 ]; then
     done
     envs=()
 fi
+best=""
 if [ $variants -eq 1 ]; then
+    # Each alternative at N = 20, then N = 21 with the one whose kernels took least time.
     off="-DNQ_CSA=0 -DNQ_CLIMB_IN_TURN=0 -DNQ_TAKE_IN_LOOP=0"
+    best_kernel=$(sed -n 's/^gpu n=20 .* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p' "$table" | head -1)
     for defines in "-DNQ_CSA=0" "-DNQ_CLIMB_IN_TURN=0" "-DNQ_TAKE_IN_LOOP=0" "$off" \
         "$off -DNQ_REMAINING=15"; do
         envs=("NQUEENS_GPU_DEFINES=$defines")
-        name=$(echo "$defines" | sed 's/-DNQ_//g; s/=0//g; s/ /+/g')
-        count "gpu n=20 $name" 30 count 20 --device gpu
-        count "gpu n=21 $name" 60 count 21 --device gpu
+        name="gpu n=20 $(echo "$defines" | sed 's/-DNQ_//g; s/ /+/g')"
+        count "$name" 30 count 20 --device gpu
+        kernel=$(grep -F "$name " "$table" | sed -n 's/.* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p')
+        if [ -n "$kernel" ] && [ -n "$best_kernel" ] &&
+            awk -v a="$kernel" -v b="$best_kernel" 'BEGIN { exit !(a < 0.97 * b) }'; then
+            best=$defines
+            best_kernel=$kernel
+        fi
     done
+    if [ -n "$best" ]; then
+        envs=("NQUEENS_GPU_DEFINES=$best")
+        count "gpu n=21 $(echo "$best" | sed 's/-DNQ_//g; s/ /+/g')" 60 count 21 --device gpu
+    fi
     envs=()
 fi
+if [ $scaling -eq 1 ]; then
+    for j in ${SCALING_THREADS:-1 2 4 8}; do
+        count "cpu n=20 -j $j" $((120 / j + 30)) count 20 -j "$j"
+    done
+fi
+# N = 22 last, with the fastest kernel found and whatever the budget has left.
+[ -n "$best" ] && envs=("NQUEENS_GPU_DEFINES=$best")
+cap=$(($(left) - 5))
+[ $cap -lt 30 ] && cap=30
+count "gpu n=22${best:+ $(echo "$best" | sed 's/-DNQ_//g; s/ /+/g')}" $cap count 22 --device gpu
+envs=()
 [ $big -eq 1 ] && count "gpu n=23" 420 count 23 --device gpu
 
 echo
