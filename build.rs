@@ -17,33 +17,23 @@ fn host_kernel() {
     let source = "src/engine/gpu/kernel.cu";
     println!("cargo:rerun-if-changed={source}");
     let ubsan = std::env::var("NQUEENS_KERNEL_UBSAN").is_ok_and(|v| v == "1");
-    // Twice: as the GPU runs it, and with the alternatives kept for measuring (each switch at
-    // 0, entry points named `..._alt`), so that both are tested.
-    for (library, alternatives) in [("nqueens_kernel_host", false), ("nqueens_kernel_alt", true)] {
-        let mut build = cc::Build::new();
-        // The file is CUDA C++ by name; without `__CUDACC__` it is plain C++ for the host.
+    let mut build = cc::Build::new();
+    // The file is CUDA C++ by name; without `__CUDACC__` it is plain C++ for the host.
+    build
+        .cpp(true)
+        .flag("-x")
+        .flag("c++")
+        .file(source)
+        .opt_level(3);
+    build
+        .flag_if_supported("-Wall")
+        .flag_if_supported("-Wextra");
+    if ubsan {
         build
-            .cpp(true)
-            .flag("-x")
-            .flag("c++")
-            .file(source)
-            .opt_level(3);
-        build
-            .flag_if_supported("-Wall")
-            .flag_if_supported("-Wextra");
-        if alternatives {
-            for switch in ["NQ_CSA", "NQ_CLIMB_IN_TURN", "NQ_TAKE_IN_LOOP"] {
-                build.define(switch, "0");
-            }
-            build.define("NQ_HOST_SUFFIX", "_alt");
-        }
-        if ubsan {
-            build
-                .flag("-fsanitize=undefined")
-                .flag("-fno-sanitize-recover=undefined");
-        }
-        build.compile(library);
+            .flag("-fsanitize=undefined")
+            .flag("-fno-sanitize-recover=undefined");
     }
+    build.compile("nqueens_kernel_host");
     if ubsan {
         println!("cargo:rustc-link-lib=ubsan");
     }

@@ -20,10 +20,9 @@
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: N = 20 and 21 with items of 11 to 15 free rows (or the numbers in $TUNE_ROWS;
 #    NQUEENS_GPU_REMAINING).
-#    --variants: N = 20 with each of the kernel's kept alternatives switched off in turn
-#    (NQUEENS_GPU_DEFINES), all of them, and all of them with the largest stacks (the first
-#    kernel that ran on a GPU); then N = 21 with the fastest of those, if one beat the default
-#    by 3% or more.
+#    --variants: N = 20 with each set of kernel switches in $VARIANTS (NQUEENS_GPU_DEFINES
+#    values separated by ';', for example "-DNQ_MIN_BLOCKS=6;-DNQ_REMAINING=15"), then N = 21
+#    with the fastest, if one beat the default by 3% or more.
 # Every step has a time cap and is skipped when the budget (default 540 s) has too little left
 # for it. A table of every result is printed last; the logs stay in a temporary folder, and
 # go as one archive, with the table, to $OUT where that is set.
@@ -150,11 +149,12 @@ if [ $tune -eq 1 ]; then
 fi
 best=""
 if [ $variants -eq 1 ]; then
-    # Each alternative at N = 20, then N = 21 with the one whose kernels took least time.
-    off="-DNQ_CSA=0 -DNQ_CLIMB_IN_TURN=0 -DNQ_TAKE_IN_LOOP=0"
+    # N = 20 with each set of switches in $VARIANTS, then N = 21 with the one whose kernels
+    # took least time, if it beat the default by 3% or more.
     best_kernel=$(sed -n 's/^gpu n=20 .* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p' "$table" | head -1)
-    for defines in "-DNQ_CSA=0" "-DNQ_CLIMB_IN_TURN=0" "-DNQ_TAKE_IN_LOOP=0" "$off" \
-        "$off -DNQ_REMAINING=15"; do
+    IFS=';' read -r -a sets <<<"${VARIANTS:-}"
+    for defines in "${sets[@]}"; do
+        [ -n "$defines" ] || continue
         envs=("NQUEENS_GPU_DEFINES=$defines")
         name="gpu n=20 $(echo "$defines" | sed 's/-DNQ_//g; s/ /+/g')"
         count "$name" 30 count 20 --device gpu

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use nqueens::engine::backtrack::constellation::{Frame, Start, constellations};
 use nqueens::engine::backtrack::{BacktrackTasks, kernel};
-use nqueens::engine::gpu::host::{self, Variant};
+use nqueens::engine::gpu::host;
 use nqueens::engine::gpu::{self, Backend, Batch, Collected};
 use nqueens::engine::{GpuError, Tally, TaskSet};
 use proptest::prelude::*;
@@ -45,23 +45,16 @@ fn tallies_through_runner(
 #[test]
 fn every_task_of_n_1_to_16_matches_the_cpu_engine() {
     for n in 1..=16 {
-        every_task_matches(n, Variant::Current);
-    }
-}
-
-#[test]
-fn the_kernel_alternatives_count_every_task_of_n_4_to_14_the_same() {
-    for n in 4..=14 {
-        every_task_matches(n, Variant::Alternatives);
+        every_task_matches(n);
     }
 }
 
 /// Every task of `n` through the runner with the host kernel, against the slow, obvious count
 /// (every completion built and its symmetries tried) and the published counts.
-fn every_task_matches(n: usize, variant: Variant) {
+fn every_task_matches(n: usize) {
     let tasks = BacktrackTasks::new(n).unwrap();
     let all: Vec<usize> = (0..tasks.len()).collect();
-    let mut backend = host::Host::new(variant);
+    let mut backend = host::Host::default();
     let (report, seen) =
         tallies_through_runner(&tasks, &all, &mut backend, &AtomicBool::new(false));
     let report = report.unwrap();
@@ -158,7 +151,6 @@ proptest! {
         }
         let want = kernel::count(&frame, start);
         prop_assert_eq!(host::count(&frame, start), want);
-        prop_assert_eq!(host::count_with(Variant::Alternatives, &frame, start), want);
     }
 }
 

@@ -72,13 +72,15 @@ pub struct Compiled {
     pub log: String,
 }
 
-/// The kernel's switches from `NQUEENS_GPU_DEFINES`, for measuring the alternatives that
-/// `kernel.cu` keeps (docs/gpu.md): space-separated `-DNQ_NAME=NUMBER`. `NQ_REMAINING` may only
-/// make the stacks larger than items of `remaining` free rows need.
+/// The kernel's switches from `NQUEENS_GPU_DEFINES`, for measuring a change to `kernel.cu`
+/// behind a `#define` on a GPU without rebuilding (docs/gpu.md): space-separated
+/// `-DNQ_NAME=NUMBER`. `NQ_REMAINING` may only make the stacks larger than items of
+/// `remaining` free rows need; `NQ_BLOCK` is the host's launch shape, not a switch.
 ///
 /// ```
 /// use nqueens::engine::gpu::cuda::tuning_defines;
-/// assert_eq!(tuning_defines("-DNQ_CSA=0  -DNQ_TAKE_IN_LOOP=0", 12).unwrap().len(), 2);
+/// assert_eq!(tuning_defines("-DNQ_MIN_BLOCKS=6  -DNQ_REMAINING=15", 12).unwrap().len(), 2);
+/// assert!(tuning_defines("-DNQ_BLOCK=256", 12).is_err());
 /// assert!(tuning_defines("-DNQ_REMAINING=10", 12).is_err());
 /// assert!(tuning_defines("--use_fast_math", 12).is_err());
 /// ```
@@ -94,6 +96,11 @@ pub fn tuning_defines(text: &str, remaining: usize) -> Result<Vec<String>, GpuEr
             let value: usize = value
                 .parse()
                 .map_err(|_| bad(format!("{token:?} is not -DNQ_NAME=NUMBER")))?;
+            if name == "BLOCK" {
+                return Err(bad(format!(
+                    "NQ_BLOCK is fixed at the launch's {BLOCK} threads"
+                )));
+            }
             if name == "REMAINING" && !(remaining..=super::MAX_REMAINING).contains(&value) {
                 return Err(bad(format!(
                     "NQ_REMAINING must be from {remaining} (the items' free rows) to {}",

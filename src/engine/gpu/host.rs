@@ -20,26 +20,6 @@ unsafe extern "C" {
         right: u32,
     ) -> u64;
     fn nq_host_count(items: *const u32, n_items: u32, frames: *const u64, counts: *mut u64);
-    fn nq_host_count_item_alt(
-        frame: *const u64,
-        levels: u32,
-        level: u32,
-        cols: u32,
-        left: u32,
-        right: u32,
-    ) -> u64;
-    fn nq_host_count_alt(items: *const u32, n_items: u32, frames: *const u64, counts: *mut u64);
-}
-
-/// Which copy of the kernel runs on the CPU.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Variant {
-    /// The kernel as the GPU runs it.
-    #[default]
-    Current,
-    /// The alternatives `kernel.cu` keeps for measuring, each switch at 0 (`NQ_CSA`,
-    /// `NQ_CLIMB_IN_TURN`, `NQ_TAKE_IN_LOOP`): what `NQUEENS_GPU_DEFINES` can select.
-    Alternatives,
 }
 
 /// The completions of `start` in `frame`, counted by the kernel's per-thread search on the CPU.
@@ -51,29 +31,12 @@ pub enum Variant {
 /// assert_eq!(host::count(&frame, Start::default()), kernel::count(&frame, Start::default()));
 /// ```
 pub fn count(frame: &Frame, start: Start) -> u64 {
-    count_with(Variant::Current, frame, start)
-}
-
-/// [`count`] with the chosen copy of the kernel.
-///
-/// ```
-/// use nqueens::engine::backtrack::constellation::{constellations, Frame, Start};
-/// use nqueens::engine::gpu::host::{self, Variant};
-/// let frame = Frame::new(11, &constellations(11)[7]);
-/// let start = Start::default();
-/// assert_eq!(host::count_with(Variant::Alternatives, &frame, start), host::count(&frame, start));
-/// ```
-pub fn count_with(variant: Variant, frame: &Frame, start: Start) -> u64 {
     let words = super::frame_words(frame);
     assert!(start.level <= frame.levels && frame.levels <= FRAME_WORDS);
     // SAFETY: `words` holds FRAME_WORDS words, every level the search reads (below `levels`,
     // at most 32); the host entry point keeps a stack of 32 levels, enough for any frame.
     unsafe {
-        let entry = match variant {
-            Variant::Current => nq_host_count_item,
-            Variant::Alternatives => nq_host_count_item_alt,
-        };
-        entry(
+        nq_host_count_item(
             words.as_ptr(),
             frame.levels as u32,
             start.level as u32,
@@ -88,20 +51,9 @@ pub fn count_with(variant: Variant, frame: &Frame, start: Start) -> u64 {
 /// the current rayon pool, in chunks, each in the kernel's order.
 #[derive(Debug, Default)]
 pub struct Host {
-    variant: Variant,
     frames: Vec<u64>,
     slots: [Vec<u32>; 2],
     origin: Option<std::time::Instant>,
-}
-
-impl Host {
-    /// A backend counting with the chosen copy of the kernel.
-    pub fn new(variant: Variant) -> Host {
-        Host {
-            variant,
-            ..Host::default()
-        }
-    }
 }
 
 impl Backend for Host {
@@ -123,10 +75,6 @@ impl Backend for Host {
         let mut counts = vec![0u64; items.len() / ITEM_WORDS];
         const CHUNK: usize = 64;
         let frame_count = self.frames.len() / FRAME_WORDS;
-        let entry = match self.variant {
-            Variant::Current => nq_host_count,
-            Variant::Alternatives => nq_host_count_alt,
-        };
         counts
             .par_chunks_mut(CHUNK)
             .zip(items.par_chunks(CHUNK * ITEM_WORDS))
@@ -139,7 +87,7 @@ impl Backend for Host {
                 // `self.frames` with a level no deeper than its frame's 32 levels (asserted
                 // above); `out` has room for one count per item.
                 unsafe {
-                    entry(
+                    nq_host_count(
                         items.as_ptr(),
                         out.len() as u32,
                         self.frames.as_ptr(),

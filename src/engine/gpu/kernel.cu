@@ -46,24 +46,6 @@ typedef unsigned long long nq_u64;
 #define NQ_STACK 1
 #endif
 
-// Alternatives kept for measuring on a GPU (docs/gpu.md): each 1 by default, and each 0 is
-// what an earlier kernel did. NQUEENS_GPU_DEFINES passes them to NVRTC; the tests compile the
-// host copy both ways.
-// NQ_CSA: the last two rows' overlaps counted with four popcounts, not five.
-#ifndef NQ_CSA
-#define NQ_CSA 1
-#endif
-// NQ_CLIMB_IN_TURN: a thread out of queens climbs back in the turn that emptied its row, not in
-// turns of its own.
-#ifndef NQ_CLIMB_IN_TURN
-#define NQ_CLIMB_IN_TURN 1
-#endif
-// NQ_TAKE_IN_LOOP: a thread takes its next item within the loop of turns, not after a loop
-// over its whole item (where its warp waits for the largest of its 32 items).
-#ifndef NQ_TAKE_IN_LOOP
-#define NQ_TAKE_IN_LOOP 1
-#endif
-
 // Words per item, as the host lays them out: frame index, level | levels << 8, cols, left, right.
 #define NQ_ITEM_WORDS 5
 // Words per frame: per level, the open columns in the low half and the shift to the next
@@ -76,22 +58,13 @@ NQ_FN nq_u32 nq_shift(nq_u64 row) { return (nq_u32)(row >> 32); }
 // Completions of the second-to-last free row, whose open columns are `open`, without a loop:
 // a queen q there leaves the last row `rest` minus q and its two diagonal neighbours, so the
 // sum over every q is popc(open) * popc(rest) minus the bits of three overlaps (the CPU
-// engine's `Tail::two` explains it at length). The overlaps' bits are added as a carry-save
-// adder would: per column, xor3 is the low bit of how many of the three have it and majority
-// the high bit, so four popcounts do instead of five (a popcount issues at a quarter of the
-// rate of a logic operation on the GPU). `s` is the row distance to the last free row, at most
-// a few rows, so every shift is well under 32.
+// engine's `Tail::two` explains it at length). `s` is the row distance to the last free row,
+// at most a few rows, so every shift is well under 32.
 NQ_FN nq_u32 nq_two(nq_u32 s, nq_u32 last_open, nq_u32 cols, nq_u32 left, nq_u32 right,
                     nq_u32 open) {
     nq_u32 rest = last_open & ~(cols | left >> s | right << s);
     nq_u32 a = rest & open, b = rest & (open >> s), c = rest & (open << s);
-#if NQ_CSA
-    nq_u32 ones = a ^ b ^ c;
-    nq_u32 twos = (a & b) | (a & c) | (b & c);
-    return NQ_POPC(open) * NQ_POPC(rest) - NQ_POPC(ones) - 2 * NQ_POPC(twos);
-#else
     return NQ_POPC(open) * NQ_POPC(rest) - NQ_POPC(a) - NQ_POPC(b) - NQ_POPC(c);
-#endif
 }
 
 // The search below one work item, as a thread holds it between turns. `frame` is the item's
@@ -142,21 +115,17 @@ NQ_FN int nq_begin(nq_search *s, const nq_u64 *frame, nq_u32 levels, nq_u32 leve
     return 1;
 }
 
-// One turn of the search: places the next queen of the current row (`s->open` is not empty),
-// then either counts the last two rows below it, or goes down a row, or, when the row has no
-// queen left, climbs back up to a row that has one. Returns 0 once the search is over, with
-// the item's count in `s->found`. (With NQ_CLIMB_IN_TURN 0, a turn either climbs one row or
-// places a queen.)
+// One turn of the search: a thread whose row has no queen left climbs back one row; otherwise
+// it places the row's next queen, then either counts the last two rows below it or goes down a
+// row. Returns 0 once the search is over, with the item's count in `s->found`.
 //
 // The stack is `stack[k * stride]` for its k-th word: on the GPU each thread's stack is a
 // column of a block-wide array in shared memory (one bank per thread), on the CPU a plain
 // array (stride 1). It holds 4 words for each row between the item's row and the deepest.
 //
-// A thread that runs out of queens on a row climbs back in the same turn, so that the threads
-// of a warp, each at its own depth, spend their turns placing queens together rather than
-// taking turns to climb.
+// A turn does one of the two, not both: the threads of a warp are at different depths, and a
+// turn that could also climb makes every placing thread wait for the climbing ones' loop.
 NQ_FN int nq_turn(nq_search *s, nq_u32 *stack, nq_u32 stride) {
-#if !NQ_CLIMB_IN_TURN
     if (s->open == 0) {
         if (s->depth == 0) return 0;
         --s->depth;
@@ -170,7 +139,6 @@ NQ_FN int nq_turn(nq_search *s, nq_u32 *stack, nq_u32 stride) {
         s->below = nq_open(s->frame[s->level + 1]);
         return 1;
     }
-#endif
     nq_u32 q = s->open & (0u - s->open);
     s->open ^= q;
     nq_u32 c = s->cols | q;
@@ -193,25 +161,7 @@ NQ_FN int nq_turn(nq_search *s, nq_u32 *stack, nq_u32 stride) {
         s->open = next;
         s->shift = nq_shift(s->frame[s->level]);
         s->below = nq_open(s->frame[s->level + 1]);
-        return 1;
     }
-#if NQ_CLIMB_IN_TURN
-    if (s->open == 0) {
-        nq_u32 *entry;
-        do {
-            if (s->depth == 0) return 0;
-            --s->depth;
-            --s->level;
-            entry = stack + 4 * s->depth * stride;
-            s->open = entry[3 * stride];
-        } while (s->open == 0);
-        s->cols = entry[0];
-        s->left = entry[stride];
-        s->right = entry[2 * stride];
-        s->shift = nq_shift(s->frame[s->level]);
-        s->below = nq_open(s->frame[s->level + 1]);
-    }
-#endif
     return 1;
 }
 
@@ -229,19 +179,6 @@ NQ_FN int nq_turn(nq_search *s, nq_u32 *stack, nq_u32 stride) {
 NQ_FN void nq_run(const nq_u32 *items, nq_u32 n_items, const nq_u64 *frames, nq_u64 *counts,
                   nq_u32 *next, nq_u32 *stack, nq_u32 stride) {
     nq_search s;
-#if !NQ_TAKE_IN_LOOP
-    for (;;) {
-        nq_u32 i = NQ_TAKE(next);
-        if (i >= n_items) return;
-        const nq_u32 *item = items + (nq_u64)i * NQ_ITEM_WORDS;
-        if (nq_begin(&s, frames + (nq_u64)item[0] * NQ_FRAME_WORDS, item[1] >> 8, item[1] & 0xff,
-                     item[2], item[3], item[4])) {
-            while (nq_turn(&s, stack, stride)) {
-            }
-        }
-        counts[i] = s.found;
-    }
-#else
     nq_u32 i = 0;
     int busy = 0;
     for (;;) {
@@ -261,7 +198,6 @@ NQ_FN void nq_run(const nq_u32 *items, nq_u32 n_items, const nq_u64 *frames, nq_
             busy = 0;
         }
     }
-#endif
 }
 
 #if defined(__CUDACC__)
@@ -275,15 +211,7 @@ extern "C" __global__ void __launch_bounds__(NQ_BLOCK, NQ_MIN_BLOCKS)
 }
 #else
 // The CPU's entry points, for the tests: one item, and a whole batch as one GPU thread would
-// count it. The build script compiles them twice: as they are, and with every alternative
-// above set to 0, those named with the suffix `_alt`.
-#ifndef NQ_HOST_SUFFIX
-#define NQ_HOST_SUFFIX
-#endif
-#define NQ_CAT2(a, b) a##b
-#define NQ_CAT(a, b) NQ_CAT2(a, b)
-#define nq_host_count_item NQ_CAT(nq_host_count_item, NQ_HOST_SUFFIX)
-#define nq_host_count NQ_CAT(nq_host_count, NQ_HOST_SUFFIX)
+// count it.
 extern "C" nq_u64 nq_host_count_item(const nq_u64 *frame, nq_u32 levels, nq_u32 level,
                                      nq_u32 cols, nq_u32 left, nq_u32 right) {
     nq_u32 stack[4 * 32];
