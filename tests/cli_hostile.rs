@@ -857,3 +857,108 @@ fn two_queens_in_a_row_are_invalid_in_every_form_not_malformed() {
             .stderr(one_error_line("1 of 2 placements is not a solution"));
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn file_names_that_are_not_utf8_are_read_like_any_other() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let name = std::ffi::OsStr::from_bytes(b"b\xffd.txt");
+    let path = dir.path().join(name);
+    std::fs::write(&path, "2 4 1 3\n").unwrap();
+    nqueens()
+        .arg("verify")
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ok 4"));
+    std::fs::write(&path, "4\nq 1 2\n").unwrap();
+    nqueens()
+        .args(["complete", "--format", "perm"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("2 4 1 3\n");
+}
+
+#[test]
+fn man_writes_a_page_for_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("man1");
+    nqueens()
+        .arg("man")
+        .arg("--dir")
+        .arg(&pages)
+        .assert()
+        .success();
+    for sub in [
+        "count", "solve", "find", "complete", "verify", "merge", "trace", "bench",
+    ] {
+        let page = std::fs::read_to_string(pages.join(format!("nqueens-{sub}.1")))
+            .unwrap_or_else(|e| panic!("nqueens-{sub}.1: {e}"));
+        assert!(
+            page.contains(".SH OPTIONS"),
+            "nqueens-{sub}.1 lists its options"
+        );
+    }
+    let main = std::fs::read_to_string(pages.join("nqueens.1")).unwrap();
+    assert!(main.contains("nqueens\\-count(1)"));
+    // A folder that cannot be made is one line, not a panic.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    nqueens()
+        .arg("man")
+        .arg("--dir")
+        .arg(file.join("sub"))
+        .assert()
+        .code(1)
+        .stderr(one_error_line("cannot write the manual pages"));
+}
+
+#[test]
+fn every_help_has_one_exit_status_section() {
+    for sub in [
+        "count", "solve", "find", "complete", "verify", "puzzle", "bench", "merge", "trace",
+    ] {
+        let out = nqueens().args([sub, "--help"]).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert_eq!(text.matches("Exit status").count(), 1, "{sub} --help");
+        assert!(
+            text.lines().all(|l| l.chars().count() <= 100),
+            "{sub} --help: a long line"
+        );
+    }
+}
+
+#[test]
+fn complete_prints_a_big_board_as_columns_and_refuses_ignored_options() {
+    // An empty board of 2000 rows: one line of columns by default, not 8 MB of drawing.
+    let out = nqueens()
+        .arg("complete")
+        .write_stdin("2000\n")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert_eq!(text.split_whitespace().count(), 2000);
+    nqueens()
+        .args(["complete", "--format", "board"])
+        .write_stdin("2000\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("--format board is limited"));
+    // Small boards are still drawn.
+    nqueens()
+        .arg("complete")
+        .write_stdin("4\n")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(". Q . ."));
+    // --count prints a number: a format for completions it does not print is refused.
+    nqueens()
+        .args(["complete", "--count", "--format", "svg"])
+        .write_stdin("8\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("cannot be used with"));
+}

@@ -22,17 +22,18 @@ use super::{bad_input, signals};
 pub struct Args {
     /// The instance: a file, or `-` for standard input. Forms: `N` then `q ROW COL` / `x ROW COL`
     /// lines (1-based); a board drawing of `Q`, `x`, `.`; or a placement written by `solve`.
-    #[arg(default_value = "-")]
+    #[arg(default_value = "-", value_parser = Input::parser())]
     file: Input,
     /// Count every completion instead of showing one.
-    #[arg(long, conflicts_with = "all")]
+    #[arg(long, conflicts_with_all = ["all", "format"])]
     count: bool,
     /// List every completion, as it is found.
     #[arg(long)]
     all: bool,
-    /// How to write completions.
-    #[arg(long, value_enum, default_value_t = Format::Board)]
-    format: Format,
+    /// How to write completions [default: board up to N = 64, perm above; board is limited to
+    /// N <= 1000, svg to N <= 800].
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     /// Print search statistics (nodes, failures, propagations, time) to stderr.
     #[arg(long)]
     stats: bool,
@@ -67,6 +68,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut solver = Solver::try_new(&instance, options)
         .map_err(|e| bad_input(format!("{name}: a board of {} rows: {e}", instance.n())))?
         .stop_when(signals::stop_flag());
+    // A drawing is N lines of 2N characters: a terminal's worth up to 64, gigabytes at 32768.
+    let format = args.format.unwrap_or(if instance.n() <= 64 {
+        Format::Board
+    } else {
+        Format::Perm
+    });
+    super::find::check_format(instance.n(), format)?;
     let mut out = BufWriter::new(io::stdout().lock());
 
     let (found, status) = if args.count {
@@ -76,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         (count, status)
     } else if args.all {
-        let mut sink = Sink::new(&mut out, args.format, None);
+        let mut sink = Sink::new(&mut out, format, None);
         let mut wrong = None;
         let status = solver.for_each(|p| match check(&instance, p) {
             Ok(()) => sink.emit(p),
@@ -96,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let (p, status) = solver.find();
         if let Some(p) = &p {
             check(&instance, p)?;
-            format::write(&mut out, p, args.format)?;
+            format::write(&mut out, p, format)?;
         }
         (u64::from(p.is_some()), status)
     };

@@ -28,10 +28,7 @@ Methods:
              memory per queen, refused past --max-memory); the same --seed gives the same
              solution on every machine
   --first    the lexicographically first solution by backtracking, N up to 64; can take
-             very long for some N, hence --time-limit
-
-Exit status: 0 a solution was printed; 1 no solution exists (N = 2 or 3) or --first ran out of
-time; 2 bad input (N = 0, N too large for the method, the format or the memory, bad flags).")]
+             very long for some N, hence --time-limit")]
 pub struct Args {
     /// Board size N.
     n: u64,
@@ -147,8 +144,8 @@ fn check_n(args: &Args) -> anyhow::Result<usize> {
     }
 }
 
-/// Refuses formats that would be unreadably large for N.
-fn check_format(n: usize, format: Format) -> anyhow::Result<()> {
+/// Refuses formats that would be unreadably large for N (`find` and `complete`).
+pub(super) fn check_format(n: usize, format: Format) -> anyhow::Result<()> {
     let (max, why) = match format {
         Format::Perm | Format::Json => return Ok(()),
         Format::Board => (MAX_BOARD, "a board has N x N cells"),

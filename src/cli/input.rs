@@ -5,6 +5,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::PathBuf;
 
+use clap::builder::TypedValueParser;
+
 use super::bad_input;
 
 /// A file to read, or standard input.
@@ -16,12 +18,15 @@ pub enum Input {
     File(PathBuf),
 }
 
-impl std::str::FromStr for Input {
-    type Err = std::convert::Infallible;
-    fn from_str(s: &str) -> Result<Input, Self::Err> {
-        Ok(match s {
-            "-" => Input::Stdin,
-            path => Input::File(PathBuf::from(path)),
+impl Input {
+    /// The argument's parser: any path the operating system allows, UTF-8 or not.
+    pub fn parser() -> impl TypedValueParser<Value = Input> {
+        clap::builder::OsStringValueParser::new().map(|s| {
+            if s == "-" {
+                Input::Stdin
+            } else {
+                Input::File(PathBuf::from(s))
+            }
         })
     }
 }

@@ -54,8 +54,13 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff) to stdout: `nqueens man > nqueens.1`.
-    Man,
+    /// Print the manual page (roff) to stdout, or write one page per subcommand to a folder.
+    Man {
+        /// Write `nqueens.1` and a page for each subcommand (`nqueens-count.1`, ...) into DIR,
+        /// made if missing, instead of printing the main page.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Examples and exit codes shown at the end of each subcommand's `--help`.
@@ -77,7 +82,7 @@ const HELP: [(&str, &str, &str); 11] = [
     (
         "find",
         "  nqueens find 1000000 > big.txt\n  nqueens find 1000 --random --seed 7",
-        "0 found; 1 none exists (N = 2, 3) or a limit was reached; 2 bad usage",
+        "0 a solution was printed; 1 no solution exists (N = 2 or 3) or --first ran out of time; 2 bad input (N = 0, N too large for the method, the format or the memory, bad flags)",
     ),
     (
         "complete",
@@ -87,7 +92,7 @@ const HELP: [(&str, &str, &str); 11] = [
     (
         "verify",
         "  nqueens solve 8 | nqueens verify\n  nqueens verify solutions.txt",
-        "0 every placement is a solution; 1 some are not; 2 bad usage or unreadable input",
+        "0 every placement is a solution; 1 some placement is not (two queens attack, in any form, a board row with two queens included, or a queen is off the board); 2 the input cannot be read, is malformed (reading stops at the first malformed record) or holds no placement",
     ),
     (
         "puzzle",
@@ -116,8 +121,8 @@ const HELP: [(&str, &str, &str); 11] = [
     ),
     (
         "man",
-        "  nqueens man > nqueens.1 && man ./nqueens.1",
-        "0 printed; 2 bad usage",
+        "  nqueens man > nqueens.1 && man ./nqueens.1\n  nqueens man --dir man1 && man -l man1/nqueens-count.1",
+        "0 printed or written; 1 a page could not be written; 2 bad usage",
     ),
 ];
 
@@ -167,10 +172,15 @@ pub fn run() -> anyhow::Result<()> {
             clap_complete::generate(shell, &mut command(), "nqueens", &mut std::io::stdout());
             Ok(())
         }
-        Command::Man => {
+        Command::Man { dir: None } => {
             clap_mangen::Man::new(command()).render(&mut std::io::stdout())?;
             Ok(())
         }
+        Command::Man { dir: Some(dir) } => std::fs::create_dir_all(&dir)
+            .and_then(|()| clap_mangen::generate_to(command(), &dir))
+            .map_err(|e| {
+                anyhow::anyhow!("cannot write the manual pages to {}: {e}", dir.display())
+            }),
         Command::Count(a) => count::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Find(a) => find::run(a),

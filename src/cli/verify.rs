@@ -21,15 +21,11 @@ const SHOWN_IN_FULL: usize = 20;
 #[derive(clap::Args)]
 #[command(
     after_help = "Reads any mix of the formats `solve` writes (perm lines, boards, JSON \
-    lines, SVG pictures) and prints one line per placement: `ok N: columns` or `invalid N: why`.\n\n\
-    Exit status: 0 if every placement is a solution; 1 if some placement is not a solution \
-    (two queens attack, in any form, a board row with two queens included, or a queen is off \
-    the board); 2 if the input cannot be read, is \
-    malformed (reading stops at the first malformed record) or holds no placement."
+    lines, SVG pictures) and prints one line per placement: `ok N: columns` or `invalid N: why`."
 )]
 pub struct Args {
     /// The file to read; `-` or nothing for stdin.
-    #[arg(default_value = "-")]
+    #[arg(default_value = "-", value_parser = Input::parser())]
     file: Input,
 }
 
