@@ -1,5 +1,5 @@
 //! Fuzzing every reader on stable Rust: random bytes and mutations of valid records go to the
-//! placement reader (perm, board, JSON, SVG), completion instances, checkpoint journals and shard
+//! placement reader (perm, board, JSON, SVG, puzzle), completion instances, checkpoint journals and shard
 //! result files. Each must return an error or a valid result, never panic, and never allocate
 //! more than a bound set by the size of its input, which a counting allocator checks.
 //!
@@ -255,6 +255,20 @@ fn placement_seeds() -> Vec<Vec<u8>> {
         }
         seeds.push(all);
     }
+    // Puzzles as `nqueens puzzle` writes them: clues, drawing and solution line.
+    let mut all = Vec::new();
+    for (n, blocked) in [(5, false), (8, true), (10, true)] {
+        let generator = nqueens::puzzle::Generator::new(n)
+            .unwrap()
+            .seed(7)
+            .blocked(blocked)
+            .threads(1);
+        let mut one = Vec::new();
+        nqueens::puzzle::write_board(&mut one, &generator.puzzle(0).unwrap(), 1).unwrap();
+        all.extend_from_slice(&one);
+        seeds.push(one);
+    }
+    seeds.push(all);
     seeds
 }
 
