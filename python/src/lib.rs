@@ -19,12 +19,12 @@ use std::time::Duration;
 use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::cp::{Instance, InstanceError, Options, Solver, Stats, Status};
+use nqueens::engine::shard::{self, ShardResult, Slice};
 use nqueens::engine::{self, Device, Strategy};
 use nqueens::puzzle::{Difficulty, Generator, Puzzles};
 use nqueens::solutions::{Solutions, UniqueSolutions};
-use nqueens::{Counter, Placement, large};
-use nqueens::engine::shard::{self, ShardResult, Slice};
 use nqueens::trace as steps;
+use nqueens::{Counter, Placement, large};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyOSError};
 use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
@@ -111,7 +111,8 @@ struct CountOptions {
     max_memory: Option<u64>,
     checkpoint: Option<PathBuf>,
     device: Device,
-    shard: Slice,
+    /// Asked for, even `(0, 1)`: the answer is then a shard result.
+    shard: Option<Slice>,
 }
 
 #[derive(Clone, Copy)]
@@ -154,8 +155,8 @@ impl CountOptions {
             return Err(value_error(CountError::NeedsEngine(a.name())));
         }
         let max_memory = max_memory.map(|m| natural(m, "max_memory")).transpose()?;
-        let shard = shard.map_or(Ok(Slice::ALL), slice)?;
-        if let (Some(Method::Algo(a)), true) = (method, shard != Slice::ALL) {
+        let shard = shard.map(slice).transpose()?;
+        if let (Some(Method::Algo(a)), Some(_)) = (method, shard) {
             return Err(value_error(CountError::NeedsEngine(a.name())));
         }
         Ok(CountOptions {
@@ -182,7 +183,9 @@ impl CountOptions {
         if let Some(path) = &self.checkpoint {
             c = c.checkpoint(path);
         }
-        c = c.shard(self.shard);
+        if let Some(slice) = self.shard {
+            c = c.shard(slice);
+        }
         let limit = self.max_memory.or_else(|| match c.method() {
             nqueens::counter::Method::Engine(s)
                 if engine::memory_estimate(n, s, c.thread_count()) > SMALL_MEMORY =>
@@ -210,7 +213,10 @@ fn slice(obj: &Bound<'_, PyAny>) -> PyResult<Slice> {
             type_name(obj)
         ))
     })?;
-    let (i, k) = (natural(&i, "the shard's index")?, natural(&k, "the shard count")?);
+    let (i, k) = (
+        natural(&i, "the shard's index")?,
+        natural(&k, "the shard count")?,
+    );
     if k == 0 || k > shard::MAX_SHARDS as u64 {
         return Err(PyValueError::new_err(format!(
             "the shard count must be from 1 to {}, not {k}",
@@ -265,8 +271,9 @@ fn check_count(
     shard: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
     let n = board_size(n)?;
-    let options =
-        CountOptions::new(threads, strategy, algo, max_memory, checkpoint, device, shard)?;
+    let options = CountOptions::new(
+        threads, strategy, algo, max_memory, checkpoint, device, shard,
+    )?;
     options.counter(n).check().map_err(count_error)
 }
 
@@ -293,13 +300,14 @@ fn count(
     shard: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<CountTuple> {
     let n = board_size(n)?;
-    let options =
-        CountOptions::new(threads, strategy, algo, max_memory, checkpoint, device, shard)?;
+    let options = CountOptions::new(
+        threads, strategy, algo, max_memory, checkpoint, device, shard,
+    )?;
     let quick = (1..=QUICK_N).contains(&n)
         && options.device == Device::Cpu
         && progress.is_none()
         && options.checkpoint.is_none()
-        && options.shard == Slice::ALL
+        && options.shard.is_none()
         && !matches!(options.method, Some(Method::Algo(_)));
     if quick {
         let strategy = match options.method {
@@ -315,7 +323,7 @@ fn count(
                 }
             })
             .map_err(count_error)
-            .and_then(|r| count_tuple(py, r, Slice::ALL));
+            .and_then(|r| count_tuple(py, r, None));
     }
     let plain = options.counter(n);
     plain.check().map_err(count_error)?;
@@ -349,7 +357,16 @@ fn count(
         // Ctrl-C: the library's message says how far the count got.
         return Err(match result {
             Err(stopped @ CountError::Interrupted { .. }) if is_interrupt(py, &e) => {
-                PyKeyboardInterrupt::new_err(stopped.to_string())
+                PyKeyboardInterrupt::new_err(match stopped {
+                    // Without a checkpoint the library's note says only that nothing was kept.
+                    CountError::Interrupted {
+                        done,
+                        of,
+                        checkpoint: None,
+                        algo: None,
+                    } => format!("{stopped}; {done} of {of} tasks had been counted"),
+                    _ => stopped.to_string(),
+                })
             }
             _ => e,
         });
@@ -365,23 +382,16 @@ fn count(
     count_tuple(py, result, options.shard)
 }
 
-fn count_tuple(py: Python<'_>, r: CountResult, slice: Slice) -> PyResult<CountTuple> {
-    let shard = match (&r.list, slice == Slice::ALL) {
-        (Some(list), false) => {
+fn count_tuple(py: Python<'_>, r: CountResult, slice: Option<Slice>) -> PyResult<CountTuple> {
+    let shard = match (&r.list, slice) {
+        (Some(list), Some(_)) => {
             let host = hostname(py)?;
             let result = ShardResult::new(list, r.tally, r.seconds, host);
             Some(serde_json::to_string_pretty(&result).map_err(value_error)?)
         }
         _ => None,
     };
-    Ok((
-        r.n,
-        r.total,
-        r.unique,
-        r.seconds,
-        r.method.label(),
-        shard,
-    ))
+    Ok((r.n, r.total, r.unique, r.seconds, r.method.label(), shard))
 }
 
 /// The name of this machine for shard results, as Python's `socket.gethostname()` gives it.
@@ -885,7 +895,9 @@ fn svg(
             continue;
         }
         if line.starts_with("<use href=\"#queen\"")
-            && free.iter().any(|r| line.ends_with(&format!(" y=\"{r}\"/>")))
+            && free
+                .iter()
+                .any(|r| line.ends_with(&format!(" y=\"{r}\"/>")))
         {
             continue;
         }
