@@ -24,6 +24,7 @@ it without a copy. Arguments take any ints (numpy's too) and any sequence or arr
 from __future__ import annotations
 
 import html as _html
+import importlib
 import json
 import numbers
 import operator
@@ -43,6 +44,7 @@ from typing import (
     SupportsIndex,
     Tuple,
     Union,
+    cast,
     overload,
 )
 
@@ -298,7 +300,7 @@ def _progress_hooks(
         return None, lambda: None
     if progress is True:
         try:
-            from tqdm.auto import tqdm
+            tqdm = importlib.import_module("tqdm.auto").tqdm
         except ImportError:
             raise ImportError("progress=True shows a tqdm bar: pip install tqdm") from None
         bars: List[object] = []
@@ -314,7 +316,7 @@ def _progress_hooks(
 
         return per_board, close
     if hasattr(progress, "update") and hasattr(progress, "reset"):
-        bar = progress
+        bar = cast(ProgressBar, progress)
         return lambda n: _bar_hook(bar), lambda: None
     if callable(progress):
         f = progress
@@ -343,6 +345,23 @@ def _is_size(n: object) -> bool:
     return isinstance(n, numbers.Integral) or (
         hasattr(n, "__index__") and not hasattr(n, "__iter__")
     )
+
+
+# An array of sizes has __index__ too (numpy's arrays do): the iterable comes first.
+@overload
+def count(
+    n: Iterable[SupportsIndex],
+    *,
+    threads: Optional[SupportsIndex] = ...,
+    strategy: Optional[str] = ...,
+    algo: Optional[str] = ...,
+    unique: bool = ...,
+    progress: Optional[Progress] = ...,
+    max_memory: Optional[SupportsIndex] = ...,
+    checkpoint: Optional[PathLike] = ...,
+    device: str = ...,
+    shard: None = ...,
+) -> CountResults: ...
 
 
 @overload
@@ -375,22 +394,6 @@ def count(
     device: str = ...,
     shard: Tuple[SupportsIndex, SupportsIndex],
 ) -> ShardResult: ...
-
-
-@overload
-def count(
-    n: Iterable[SupportsIndex],
-    *,
-    threads: Optional[SupportsIndex] = ...,
-    strategy: Optional[str] = ...,
-    algo: Optional[str] = ...,
-    unique: bool = ...,
-    progress: Optional[Progress] = ...,
-    max_memory: Optional[SupportsIndex] = ...,
-    checkpoint: Optional[PathLike] = ...,
-    device: str = ...,
-    shard: None = ...,
-) -> CountResults: ...
 
 
 def count(

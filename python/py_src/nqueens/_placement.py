@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import array
 import operator
-from typing import TYPE_CHECKING, Iterable, NoReturn, Optional, SupportsIndex, Tuple
+from typing import TYPE_CHECKING, Iterable, NoReturn, Optional, SupportsIndex, Tuple, cast
 
 from . import _nqueens
 
@@ -52,14 +52,14 @@ class Placement(_Base):
         for row, c in enumerate(cols):
             if not 0 <= c < 2**32:
                 raise ValueError(f"row {row + 1}: column {c + 1} is outside every board")
-        return super().__new__(cls, "I", cols)
+        return cast(Placement, super().__new__(cls, "I", cols))
 
     @classmethod
     def _from_bytes(cls, data: bytes) -> "Placement":
         """The placement whose columns are ``data``'s native ``uint32``s (one copy)."""
         p = super().__new__(cls, "I")
         array.array.frombytes(p, data)
-        return p
+        return cast(Placement, p)
 
     @property
     def n(self) -> int:
@@ -107,7 +107,7 @@ class Placement(_Base):
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 
-    def __hash__(self) -> int:
+    def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(self))
 
     def __copy__(self) -> "Placement":
@@ -117,18 +117,18 @@ class Placement(_Base):
         return self
 
     # The columns are read-only: a placement that changed would hash differently.
-    __setitem__ = _read_only  # type: ignore[assignment]
-    __delitem__ = _read_only  # type: ignore[assignment]
-    __iadd__ = _read_only  # type: ignore[assignment]
-    __imul__ = _read_only  # type: ignore[assignment]
-    append = _read_only  # type: ignore[assignment]
-    extend = _read_only  # type: ignore[assignment]
-    insert = _read_only  # type: ignore[assignment]
-    pop = _read_only  # type: ignore[assignment]
-    remove = _read_only  # type: ignore[assignment]
-    reverse = _read_only  # type: ignore[assignment]
-    byteswap = _read_only  # type: ignore[assignment]
-    frombytes = _read_only  # type: ignore[assignment]
-    fromlist = _read_only  # type: ignore[assignment]
-    fromfile = _read_only  # type: ignore[assignment]
-    fromunicode = _read_only  # type: ignore[assignment]
+    __setitem__ = _read_only
+    __delitem__ = _read_only
+    __iadd__ = _read_only
+    __imul__ = _read_only
+    append = _read_only
+    extend = _read_only
+    insert = _read_only
+    pop = _read_only
+    remove = _read_only
+    reverse = _read_only
+    byteswap = _read_only
+    frombytes = _read_only
+    fromlist = _read_only
+    fromfile = _read_only
+    fromunicode = _read_only
