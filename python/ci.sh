@@ -65,6 +65,7 @@ done
 pip_install "$venv" -r "$repo/python/requirements-check.txt"
 checked=("$repo/python/py_src/nqueens" "$repo/examples/python" "$repo/python/tests/test_typed_api.py")
 "$venv/bin/python" -m mypy --strict --cache-dir "$tmp/mypy" "${checked[@]}"
-"$venv/bin/pyright" --pythonpath "$venv/bin/python" "${checked[@]}"
+# From the repository, where pyright finds the tour's import of dask_count beside it.
+(cd "$repo" && "$venv/bin/pyright" --pythonpath "$venv/bin/python" "${checked[@]}")
 "$venv/bin/python" -m pytest "$repo/python/tests/test_shards.py" -q -p no:cacheprovider -k dask
 "$venv/bin/python" "$repo/examples/python/tour.py"
