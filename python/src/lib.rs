@@ -558,12 +558,18 @@ impl SolutionIter {
                     Listing::Unique(it) => it.next(),
                 };
                 let Some(p) = next else { break };
+                cols.try_reserve(p.n())?;
                 cols.extend_from_slice(p.cols());
                 rows += 1;
             }
-            (cols, rows)
+            Ok::<_, std::collections::TryReserveError>((cols, rows))
         });
-        Ok((to_bytes(py, &cols.0)?, cols.1))
+        let (cols, rows) = cols.map_err(|e| {
+            PyMemoryError::new_err(format!(
+                "a block of {k} solutions: {e} (ask for a smaller batch)"
+            ))
+        })?;
+        Ok((to_bytes(py, &cols)?, rows))
     }
 }
 
