@@ -95,7 +95,8 @@ def test_a_placement_is_read_only_and_pickles():
                    lambda: p.pop(), lambda: p.reverse()):
         with pytest.raises(TypeError, match="read-only"):
             change()
-    for q in (pickle.loads(pickle.dumps(p)), copy.copy(p), copy.deepcopy(p)):
+    pickled = [pickle.loads(pickle.dumps(p, protocol)) for protocol in range(pickle.HIGHEST_PROTOCOL + 1)]
+    for q in (*pickled, copy.copy(p), copy.deepcopy(p)):
         assert type(q) is nqueens.Placement and q == p
     assert repr(p) == "Placement([1, 3, 0, 2])"
     assert repr(nqueens.find(100)).endswith("# 100 queens")

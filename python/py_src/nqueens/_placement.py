@@ -110,6 +110,11 @@ class Placement(_Base):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(tuple(self))
 
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Tuple[object, Tuple[bytes]]:
+        # array's own reduction rebuilds a Placement through __new__ with array's arguments
+        # under pickle protocols 0 to 2: one block of bytes instead, under every protocol.
+        return _unpickle, (self.tobytes(),)
+
     def __copy__(self) -> "Placement":
         return self
 
@@ -132,3 +137,7 @@ class Placement(_Base):
     fromlist = _read_only
     fromfile = _read_only
     fromunicode = _read_only
+
+
+def _unpickle(data: bytes) -> Placement:
+    return Placement._from_bytes(data)
