@@ -23,6 +23,7 @@ it without a copy. Arguments take any ints (numpy's too) and any sequence or arr
 
 from __future__ import annotations
 
+import array
 import html as _html
 import importlib
 import json
@@ -653,8 +654,11 @@ def solutions(
         raise ValueError(f"batch must be at least 1, not {k}")
     return _blocks(it, k, operator.index(n), numpy)
 def _placements(it: _nqueens.SolutionIter) -> Iterator[Placement]:
+    # The library's columns need no checking: array's own constructor, without
+    # Placement.__new__'s (0.4 us a solution instead of 2.6).
+    new = array.array.__new__
     for cols in it:
-        yield Placement(cols)
+        yield cast(Placement, new(Placement, "I", cols))
 
 
 def _blocks(
