@@ -4,6 +4,7 @@ import _thread
 import doctest
 import pathlib
 import signal
+import sys
 import threading
 import time
 
@@ -132,6 +133,14 @@ def test_progress_true_shows_one_tqdm_bar_per_board(capsys):
     assert [r.total for r in results] == [PUBLISHED[13][0], PUBLISHED[14][0]]
     err = capsys.readouterr().err
     assert "N=13" in err and "N=14" in err
+
+
+def test_progress_true_without_tqdm_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # import raises ImportError
+    with pytest.raises(ImportError, match="pip install tqdm"):
+        nqueens.count(13, progress=True)
+    with pytest.raises(TypeError, match="progress must be"):
+        nqueens.count(13, progress=3)
 
 
 def test_results_compare_without_their_time():
