@@ -183,7 +183,7 @@ def main():
                 rows = [None] * n
                 for r, c in given:
                     rows[r] = c
-                found, t = best_time(lambda: nqueens.complete(rows), 3)
+                found, t = best_time(lambda: nqueens.complete(rows).placement, 3)
                 theirs, t_sat = cpsat_complete(n, given, args.limit)
                 if theirs is False:
                     sys.exit(f"CP-SAT gave up after {args.limit} s on N={n} ({kind})")

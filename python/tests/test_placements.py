@@ -5,6 +5,7 @@ import itertools
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -51,7 +52,7 @@ def test_all_solutions(n):
     found = list(nqueens.solutions(n))
     assert len(found) == len(set(found)) == TOTAL[n]
     for cols in found:
-        assert isinstance(cols, tuple) and len(cols) == n
+        assert isinstance(cols, nqueens.Placement) and len(cols) == n
         assert nqueens.verify(cols) and not attacks(cols)
 
 
@@ -181,13 +182,17 @@ def test_complete_against_the_oracle(seed):
     given, blocked = random_instance(rng, n)
     want = oracle(n, given, blocked)
     rows = [given.get(r) for r in range(n)]
-    assert nqueens.complete(rows, blocked=blocked, count=True) == len(want)
-    found, stats = nqueens.complete(rows, blocked=blocked, stats=True, seed=seed)
+    counted = nqueens.complete(rows, blocked=blocked, count=True)
+    assert counted.count == len(want)
+    assert counted.status == ("solved" if want else "none") and counted.placement is None
+    c = nqueens.complete(rows, blocked=blocked, seed=seed)
+    assert c.count is None
     if want:
-        assert found in want
-        assert stats.solutions == 1
+        assert c.status == "solved"
+        assert c.placement in want and isinstance(c.placement, nqueens.Placement)
+        assert c.stats.solutions == 1
     else:
-        assert found is None
+        assert c.status == "none" and c.placement is None
     # The same instance as a drawing, as rows of a drawing, and as the list form.
     drawing = [["."] * n for _ in range(n)]
     for r, c in blocked:
@@ -198,18 +203,39 @@ def test_complete_against_the_oracle(seed):
     listed = f"{n}\n" + "".join(f"q {r + 1} {c + 1}\n" for r, c in given.items())
     listed += "".join(f"x {r + 1} {c + 1}\n" for r, c in blocked)
     for form in ("\n".join(lines), lines, listed):
-        assert nqueens.complete(form, count=True) == len(want)
+        assert nqueens.complete(form, count=True).count == len(want)
 
 
 def test_complete_stats_and_limits():
-    answer, stats = nqueens.complete([None] * 10, count=True, stats=True)
-    assert answer == 724 and stats.solutions == 724 and stats.nodes >= 724
-    assert stats.seconds >= 0
-    with pytest.raises(TimeoutError, match="node limit"):
-        nqueens.complete([None] * 12, count=True, node_limit=10)
-    with pytest.raises(TimeoutError, match="time limit"):
-        nqueens.complete([None] * 28, count=True, time_limit=0.05)
-    assert nqueens.verify(nqueens.complete([None] * 200))
+    c = nqueens.complete([None] * 10, count=True)
+    assert (c.status, c.count, c.placement) == ("solved", 724, None)
+    assert c.stats.solutions == 724 and c.stats.nodes >= 724 and c.stats.seconds >= 0
+    # A limit gives "unknown" with the partial count, not an exception.
+    partial = nqueens.complete([None] * 12, count=True, node_limit=10)
+    assert partial.status == "unknown" and partial.count is not None
+    assert 0 <= partial.count < 14200 and partial.stats.nodes <= 11
+    started = time.perf_counter()
+    timed = nqueens.complete([None] * 28, count=True, time_limit=0.05)
+    assert timed.status == "unknown" and time.perf_counter() - started < 5
+    assert nqueens.complete([None] * 200).placement.verify()
+    # No limit: None, or infinity.
+    for limit in (None, float("inf")):
+        assert nqueens.complete([None] * 10, count=True, time_limit=limit).count == 724
+    assert nqueens.complete([None] * 8, node_limit=0).status == "unknown"
+    assert nqueens.complete("3\n").status == "none"
+
+
+def test_a_completion_is_a_record_that_ignores_time():
+    a, b = nqueens.complete([0] + [None] * 7), nqueens.complete([0] + [None] * 7)
+    assert a == b and a.placement[0] == 0 and a.placement.verify()
+    assert "nodes" in a._repr_html_() and "<svg" in a._repr_html_()
+
+
+def test_text_placements_are_the_files_1_based_lists_0_based():
+    # A placement line, as `nqueens solve --format perm` writes it, is 1-based; lists are 0-based.
+    assert nqueens.complete("2 4 1 3\n").placement == [1, 3, 0, 2]
+    assert nqueens.complete([1, 3, 0, 2]).placement == [1, 3, 0, 2]
+    assert nqueens.complete(nqueens.Placement([1, 3, 0, 2])).status == "solved"
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ def test_one_completion_and_minimal(n, blocked):
     all_solutions = list(nqueens.solutions(n))
     for p in nqueens.puzzles(n, count=5, seed=3, blocked=blocked, minimal=True):
         assert completions(p, all_solutions) == [p.solution]
-        assert nqueens.complete(p.drawing(), count=True) == 1
+        assert nqueens.complete(p.drawing(), count=True).count == 1
         for drop in range(len(p.givens)):
             less = nqueens.Puzzle(
                 **{**p.__dict__, "givens": p.givens[:drop] + p.givens[drop + 1 :]}

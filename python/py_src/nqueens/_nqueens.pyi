@@ -1,79 +1,101 @@
 """Type stubs of the native module ``nqueens._nqueens`` (see ``python/src/lib.rs``).
 
-The public API is the package ``nqueens``; these are the functions it calls.
+The public API is the package ``nqueens``; these are the functions it calls. Every integer
+argument takes anything with ``__index__`` (numpy's ints); columns take any iterable of such
+ints, or a one-dimensional buffer of ints of any width.
 """
 
-import array
 import os
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Callable, Iterable, Iterator, List, Optional, SupportsIndex, Tuple, Union
 
+__version__: str
 ALGORITHMS: List[str]
 STRATEGIES: List[str]
 MAX_LISTED: int
 
 _Path = Union[str, "os.PathLike[str]"]
+_Shard = Tuple[SupportsIndex, SupportsIndex]
+_Square = Tuple[SupportsIndex, SupportsIndex]
 
 def check_count(
-    n: int,
+    n: SupportsIndex,
     *,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
     strategy: Optional[str] = None,
     algo: Optional[str] = None,
-    max_memory: Optional[int] = None,
+    max_memory: Optional[SupportsIndex] = None,
     checkpoint: Optional[_Path] = None,
     device: Optional[str] = None,
+    shard: Optional[_Shard] = None,
 ) -> None:
     """Raises what ``count`` would raise before counting; counts nothing."""
 
 def count(
-    n: int,
+    n: SupportsIndex,
     *,
-    threads: Optional[int] = None,
+    threads: Optional[SupportsIndex] = None,
     strategy: Optional[str] = None,
     algo: Optional[str] = None,
-    max_memory: Optional[int] = None,
+    max_memory: Optional[SupportsIndex] = None,
     checkpoint: Optional[_Path] = None,
-    progress: Optional[Callable[[int, int], Any]] = None,
+    progress: Optional[Callable[[int, int], object]] = None,
     device: Optional[str] = None,
-) -> Tuple[int, int, Optional[int], float, str]:
-    """Counts; returns ``(n, total, unique, seconds, method)``."""
+    shard: Optional[_Shard] = None,
+) -> Tuple[int, int, Optional[int], float, str, Optional[str]]:
+    """``(n, total, unique, seconds, method, shard)``; ``shard`` the result file's text."""
+
+def merge(results: List[Tuple[str, str]]) -> Tuple[int, int, int, float, str]:
+    """Adds up ``(name, result file text)`` pairs: ``(n, total, unique, seconds, method)``."""
 
 class SolutionIter(Iterator[Tuple[int, ...]]):
     """The lazy iterator of ``nqueens.solutions``."""
 
-    def __init__(self, n: int, *, unique: bool = False) -> None: ...
+    def __init__(self, n: SupportsIndex, *, unique: bool = False) -> None: ...
     def __iter__(self) -> "SolutionIter": ...
     def __next__(self) -> Tuple[int, ...]: ...
+    def batch(self, k: SupportsIndex) -> Tuple[bytes, int]:
+        """Up to ``k`` solutions: the bytes of ``rows`` x ``n`` native uint32s, and ``rows``."""
 
 def find(
-    n: int,
+    n: SupportsIndex,
     *,
     random: bool = False,
-    seed: Optional[int] = None,
-    max_memory: Optional[int] = None,
-) -> Optional["array.array[int]"]:
-    """One solution as ``array('I')``, or ``None`` for N = 2, 3."""
+    seed: Optional[SupportsIndex] = None,
+    max_memory: Optional[SupportsIndex] = None,
+) -> Optional[bytes]:
+    """One solution's columns as native uint32 bytes, or ``None`` for N = 2, 3."""
 
-def defect(columns: Iterable[int]) -> Optional[str]:
+def defect(columns: Iterable[SupportsIndex]) -> Optional[str]:
     """``None`` for a solution, else what is wrong."""
 
-def svg(columns: Iterable[int]) -> str:
-    """An SVG picture of the placement."""
+def svg(
+    columns: Iterable[Optional[SupportsIndex]],
+    *,
+    size: Optional[SupportsIndex] = None,
+    blocked: Optional[Iterable[_Square]] = None,
+) -> str:
+    """An SVG picture of the (partial) placement."""
 
-def board(columns: Iterable[int]) -> str:
+def board(columns: Iterable[SupportsIndex]) -> str:
     """The placement drawn with ``Q`` and ``.``."""
 
 def complete(
-    instance: Any,
+    instance: Union[str, Iterable[str], Iterable[Optional[SupportsIndex]]],
     *,
-    blocked: Optional[Iterable[Tuple[int, int]]] = None,
+    blocked: Optional[Iterable[_Square]] = None,
     count: bool = False,
-    seed: Optional[int] = None,
+    seed: Optional[SupportsIndex] = None,
     restarts: bool = True,
-    node_limit: Optional[int] = None,
+    node_limit: Optional[SupportsIndex] = None,
     time_limit: Optional[float] = None,
-) -> Tuple[Any, Tuple[int, int, int, int, int, float]]:
-    """``(answer, (nodes, failures, propagations, solutions, restarts, seconds))``."""
+) -> Tuple[str, Optional[Tuple[int, ...]], Optional[int], Tuple[int, int, int, int, int, float]]:
+    """``(status, placement, count, (nodes, failures, propagations, solutions, restarts,
+    seconds))``."""
+
+def trace(
+    n: SupportsIndex, *, algo: str, limit: Optional[SupportsIndex] = None, html: bool = False
+) -> str:
+    """The trace as JSON Lines, or the library's HTML player with ``html``."""
 
 class PuzzleIter(
     Iterator[
@@ -92,14 +114,14 @@ class PuzzleIter(
 
     def __init__(
         self,
-        n: int,
+        n: SupportsIndex,
         *,
-        count: Optional[int] = None,
-        seed: Optional[int] = None,
+        count: Optional[SupportsIndex] = None,
+        seed: Optional[SupportsIndex] = None,
         blocked: bool = False,
         minimal: bool = False,
         difficulty: Optional[str] = None,
-        threads: Optional[int] = None,
+        threads: Optional[SupportsIndex] = None,
     ) -> None: ...
     def __iter__(self) -> "PuzzleIter": ...
     def __next__(

@@ -1,0 +1,66 @@
+"""trace(): the steps of the ladder's searches, as the command line's JSON trace has them, and
+the library's player for notebooks."""
+
+import json
+import subprocess
+
+import pytest
+
+import nqueens
+
+@pytest.mark.parametrize("algo", nqueens.ALGORITHMS)
+def test_the_same_steps_as_the_command_line(cli, algo):
+    t = nqueens.trace(6, algo=algo, limit=5000)
+    lines = subprocess.run(
+        [cli, "trace", "6", "--algo", algo, "--format", "json", "--limit", "5000"],
+        check=True, capture_output=True, text=True,
+    ).stdout.splitlines()
+    assert json.loads(lines[0]) == {"trace": "nqueens", "n": 6, "algo": algo}
+    assert list(t) == [json.loads(line) for line in lines[1:-1]]
+    assert t.summary == json.loads(lines[-1])
+
+
+@pytest.mark.parametrize("algo", ["backtracking", "flags", "bitboard"])
+def test_replaying_the_steps_gives_every_solution(algo):
+    t = nqueens.trace(6, algo=algo)
+    assert t.complete and t.n == 6 and t.algo == algo
+    board = {}
+    found = []
+    for step in t:
+        if step["event"] == "place":
+            board[step["row"]] = step["col"]
+        elif step["event"] == "remove":
+            assert board.pop(step["row"]) == step["col"]
+        elif step["event"] == "solution" and not step.get("image"):
+            assert [board[r] for r in range(6)] == step["cols"]
+            found.append(tuple(step["cols"]))
+    assert sorted(found) == sorted(map(tuple, nqueens.solutions(6)))
+    assert t.summary["solutions"] == 4 == len(found)
+
+
+def test_limits_and_errors():
+    t = nqueens.trace(10, algo="backtracking", limit=50)
+    assert len(t) == 50 and not t.complete and t.summary["end"] == "limit"
+    with pytest.raises(ValueError, match="more than 300000 steps.*limit=K"):
+        nqueens.trace(14, algo="backtracking")
+    with pytest.raises(ValueError, match="limit must be at least 1"):
+        nqueens.trace(8, limit=0)
+    with pytest.raises(ValueError, match="unknown algorithm|not an algorithm|permutations"):
+        nqueens.trace(8, algo="quantum")
+    with pytest.raises(ValueError):
+        nqueens.trace(0)
+
+
+def test_the_notebook_player_is_the_librarys_page(cli):
+    t = nqueens.trace(5, algo="flags")
+    page = t.html()
+    expected = subprocess.run(
+        [cli, "trace", "5", "--algo", "flags", "--format", "html"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    assert page == expected and page.startswith("<!DOCTYPE html>")
+    shown = t._repr_html_()
+    assert shown.startswith("<iframe srcdoc=\"&lt;!DOCTYPE html&gt;")
+    assert '"' not in shown[len('<iframe srcdoc="'):shown.index('" style=')]
+    with pytest.raises(ValueError, match="more than an html trace holds"):
+        nqueens.trace(10, algo="backtracking", limit=30000).html()
