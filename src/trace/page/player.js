@@ -224,11 +224,11 @@ function Player(T, host, onJump) {
   left.appendChild(caption); left.appendChild(explain); left.appendChild(counters);
   const side = el("div", { class: "side" });
   side.appendChild(el("h2", {}, "Code"));
-  const pseudo = el("pre", { class: "pseudo", "aria-label": "pseudocode of " + algo });
+  const pseudo = el("pre", { class: "pseudo", tabindex: "0", "aria-label": "pseudocode of " + algo });
   const lines = (PSEUDO[algo] || PSEUDO.backtracking).map(function (l) { const s = el("span", {}, l || " "); pseudo.appendChild(s); return s; });
   side.appendChild(pseudo);
   side.appendChild(el("h2", {}, "Constraints"));
-  const cons = el("div", { class: "cons" });
+  const cons = el("div", { class: "cons", tabindex: "0", role: "region", "aria-label": "constraints of " + algo });
   side.appendChild(cons);
   top.appendChild(left); top.appendChild(side);
   root.appendChild(top);
@@ -589,6 +589,18 @@ function Player(T, host, onJump) {
     redraw();
     return describe(Math.max(0, j));
   };
+  // Where the vertex made at `step` is drawn, in the tree's CSS pixels (null if none or out of
+  // view): for tests that click a node.
+  self.pointOf = function (step) {
+    let v = -1;
+    for (let i = 1; i < tree.count; i++) if (tree.step[i] === step) { v = i; break; }
+    if (v < 0) return null;
+    const w = canvas.clientWidth, h = canvas.clientHeight, x = (tree.x[v] - view.x0) * view.scale;
+    return x < 0 || x > w ? null : { x, y: vertexY(v, h) };
+  };
+  self.centreOn = function (step) {
+    for (let i = 1; i < tree.count; i++) if (tree.step[i] === step) { follow.checked = false; centre(i); redraw(); return; }
+  };
   self.describeAt = function (k) { return k > 0 ? describe(k - 1) : "the start"; };
   self.explainAt = function () { return explain.textContent; };
   // Initial view: the whole tree when it fits at two pixels a leaf, else its start, followed.
@@ -735,6 +747,7 @@ function main() {
   traces.forEach(function (T) { players.push(Player(T, host, onJump)); });
   const start = fromHash();
   show(start === null ? 0 : start, false);
+  window.nqueensPlayers = players;
   document.body.setAttribute("data-ready", "true");
 }
 main();
