@@ -224,3 +224,23 @@ test("axe-core finds no serious accessibility violation", async () => {
     await p.close();
   }
 });
+
+test("the animated SVG pauses on its button and stands still under reduced motion", async () => {
+  const url = page("t5.svg", ["trace", "5", "--format", "svg"]);
+  const p = await browser.newPage({ viewport: { width: 300, height: 400 } });
+  await p.goto(url);
+  await p.waitForTimeout(1200);
+  await p.click("#pause");
+  const a = await p.screenshot();
+  await p.waitForTimeout(1200);
+  const b = await p.screenshot();
+  assert.ok(a.equals(b), "the paused frame holds");
+  await p.click("#play");
+  await p.waitForTimeout(1200);
+  assert.ok(!(await p.screenshot()).equals(b), "play moves on again");
+  assert.equal(await p.evaluate(() => getComputedStyle(document.querySelector(".still")).display), "none");
+  await p.emulateMedia({ reducedMotion: "reduce" });
+  assert.equal(await p.evaluate(() => getComputedStyle(document.querySelector(".moving")).display), "none");
+  assert.equal(await p.evaluate(() => getComputedStyle(document.querySelector(".still")).display), "inline");
+  await p.close();
+});
