@@ -58,16 +58,23 @@ pub fn write(out: &mut impl Write, trace: &Trace, every_step: bool) -> io::Resul
         frames.len(),
         if every_step { "step" } else { "placement" }
     );
-    s.push_str(crate::format::svg::DEFS);
+    // Grey squares, as the animated trace: the marks keep 3:1 against both.
+    s.push_str(
+        &crate::format::svg::DEFS
+            .replace("#f0d9b5", "#f4f4f4")
+            .replace("#b58863", "#c4c4c4"),
+    );
     s.push_str("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n");
     for (k, (step, board, event)) in frames.iter().enumerate() {
         let (x, y) = ((k % ACROSS) as f64 * cell, (k / ACROSS) as f64 * cell);
         let _ = write!(
             s,
-            "<svg x=\"{:.2}\" y=\"{y:.2}\" width=\"{n}\" height=\"{:.2}\" viewBox=\"0 0 {n} {:.2}\">\
+            "<svg x=\"{:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{:.2}\" viewBox=\"0 0 {:.2} {:.2}\">\
              <rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\" stroke=\"#222\" stroke-width=\"0.04\"/>",
-            x + 0.3,
+            x + 0.2,
+            cell - 0.2,
             n as f64 + 1.2,
+            cell - 0.2,
             n as f64 + 1.2
         );
         for row in 0..n {
@@ -113,7 +120,7 @@ pub fn write(out: &mut impl Write, trace: &Trace, every_step: bool) -> io::Resul
             s,
             "<text x=\"0\" y=\"{:.2}\" font-size=\"{:.2}\">{star}{step}. {}</text></svg>",
             n as f64 + 0.85,
-            (n as f64 / 9.0).max(0.45),
+            (n as f64 / 12.0).max(0.4),
             escape(short(event).trim())
         );
     }

@@ -270,7 +270,7 @@ function Player(T, host, onJump) {
     redraw();
   }
   function centre(v) { const w = canvas.clientWidth || 600; view.x0 = tree.x[v] - w / 2 / view.scale; }
-  const levelY = function (d, h) { return 14 + d * (h - 28) / Math.max(1, tree.maxDepth); };
+  const levelY = function (d, h) { return 22 + d * (h - 50) / Math.max(1, tree.maxDepth); };
   // A rejected square's stub stands a third of the way up to its parent's level.
   const vertexY = function (v, h) { const y = levelY(tree.depth[v], h); return tree.kind[v] === 3 ? y - (y - levelY(tree.depth[v] - 1, h)) * 0.35 : y; };
   function redraw() { if (!pending) { pending = true; requestAnimationFrame(draw); } }
