@@ -244,3 +244,35 @@ test("the animated SVG pauses on its button and stands still under reduced motio
   assert.equal(await p.evaluate(() => getComputedStyle(document.querySelector(".still")).display), "inline");
   await p.close();
 });
+
+test("the constraints light the entry that caused a rejection, and fold passes over rejections", async () => {
+  const flags = replay(["trace", "8", "--algo", "flags", "--format", "json"]);
+  const { p, errors } = await open(page("flags8.html", ["trace", "8", "--algo", "flags", "--format", "html"]));
+  const tables = { column: "cols[", diagonal: "diag[", anti_diagonal: "anti[" };
+  for (const reason of Object.keys(tables)) {
+    const i = flags.steps.findIndex((s) => s.event === "reject" && s.reason === reason);
+    const s = flags.steps[i];
+    await p.fill("#goto", String(i + 1));
+    await p.click("#go");
+    // The index of the entry, from 1: col, row - col + n, row + col - 1.
+    const want = reason === "column" ? s.col : reason === "diagonal" ? s.row - s.col + 8 : s.row + s.col - 1;
+    const got = await p.evaluate((prefix) => {
+      const table = [...document.querySelectorAll(".cons table")].find((t) => t.caption.textContent.startsWith(prefix));
+      const cells = [...table.querySelectorAll("td")];
+      return cells.map((c, k) => (c.classList.contains("cause") ? k + 1 : 0)).filter((k) => k);
+    }, tables[reason]);
+    assert.deepEqual(got, [want], `${reason} at step ${i + 1}`);
+    assert.match(await p.textContent(".explain"), /is taken/);
+  }
+  await p.fill("#goto", "1");
+  await p.click("#go");
+  await p.check("#fold");
+  for (let k = 0; k < 20; k++) {
+    await p.click("#fwd");
+    const shown = await stepShown(p);
+    assert.notEqual(flags.steps[shown - 1].event, "reject", `step ${shown}`);
+    assert.deepEqual(await queens(p, 8), flags.boards[shown]);
+  }
+  assert.deepEqual(errors, []);
+  await p.close();
+});

@@ -506,7 +506,9 @@ function Player(T, host, onJump) {
     const t = T.type[j], r = T.row[j], c = T.col[j], q = b.cols;
     const by = function (f) { for (let p = 0; p < n; p++) if (q[p] >= 0 && !(p === r && q[p] === c) && f(p, q[p])) return " (the queen at " + sqName(p, q[p]) + ")"; return ""; };
     switch (t) {
-      case PLACE: return sqName(r, c) + " is attacked by no queen: place a queen there.";
+      case PLACE:
+        if (algo === "permutations") return "The ordering puts row " + (r + 1) + "'s queen in column " + (c + 1) + "; the test comes when every row has one.";
+        return sqName(r, c) + " is attacked by no queen: place a queen there.";
       case FORCED: return "Only " + sqName(r, c) + " is left for its line: propagation places the queen.";
       case REJECT: {
         const rs = T.reason[j];
@@ -638,7 +640,7 @@ function main() {
   app.appendChild(el("div", { class: "keys" }, "Keys: space play or pause \u00B7 \u2190 \u2192 step \u00B7 n next placement (shift: previous)" + (pair ? "" : " \u00B7 b next back-up \u00B7 s next solution") + " \u00B7 Home, End"));
   const live = el("div", { id: "live", class: "sr", role: "status", "aria-live": "polite" });
   app.appendChild(live);
-  const host = el("div", { class: "players" });
+  const host = el("div", { class: pair ? "players pair" : "players" });
   app.appendChild(host);
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
