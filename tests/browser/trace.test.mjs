@@ -276,3 +276,16 @@ test("the constraints light the entry that caused a rejection, and fold passes o
   assert.deepEqual(errors, []);
   await p.close();
 });
+
+test("the fastest speed plays thousands of steps a second, and the board stays right", async () => {
+  const { p, errors } = await open(page("fast.html", ["trace", "8", "--format", "html"]));
+  await p.fill("#speed", "16");
+  await p.click("#play");
+  await p.waitForTimeout(1000);
+  await p.click("#play");
+  const k = await stepShown(p);
+  assert.ok(k > 2000, `${k} steps in a second`);
+  assert.deepEqual(await queens(p, 8), eight.boards[k]);
+  assert.deepEqual(errors, []);
+  await p.close();
+});
