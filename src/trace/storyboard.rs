@@ -23,7 +23,7 @@ const ACROSS: usize = 8;
 /// let mut out = Vec::new();
 /// nqueens::trace::storyboard::write(&mut out, &t, false).unwrap();
 /// let svg = String::from_utf8(out).unwrap();
-/// assert_eq!(svg.matches("<svg").count(), 1 + t.placements());
+/// assert_eq!(svg.matches("<svg").count(), 1 + t.placements() + t.solutions().count());
 /// ```
 pub fn write(out: &mut impl Write, trace: &Trace, every_step: bool) -> io::Result<()> {
     let n = trace.n;
