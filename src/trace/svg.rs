@@ -75,7 +75,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
     s.push_str(
         "<defs><pattern id=\"hatch\" width=\"0.25\" height=\"0.25\" patternUnits=\"userSpaceOnUse\" \
          patternTransform=\"rotate(45)\"><rect width=\"0.07\" height=\"0.25\" fill=\"#000\" \
-         fill-opacity=\"0.45\"/></pattern></defs>\n\
+         fill-opacity=\"0.6\"/></pattern></defs>\n\
          <style>.still { display: none } @media (prefers-reduced-motion: reduce) { \
          .moving { display: none } .still { display: inline } }</style>\n",
     );

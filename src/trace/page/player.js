@@ -105,6 +105,8 @@ function buildTree(T) {
   let count = 1;
   const path = [0];
   const q = new Int8Array(T.n).fill(-1);
+  // Every mark as it is made, in step order: for drawing only the marks of new steps.
+  const markV = [], markT = [], markS = [];
   for (let j = 0; j < T.len; j++) {
     const top = path[path.length - 1], t = T.type[j];
     let here = top;
@@ -116,14 +118,14 @@ function buildTree(T) {
       here = v;
     } else if (t === REJECT) {
       // A test of queens already placed (permutations) failed: marked on the node, not a stub.
-      mark[top] = 4; markStep[top] = j + 1;
+      mark[top] = 4; markStep[top] = j + 1; markV.push(top); markT.push(4); markS.push(j + 1);
     } else if (t === REMOVE) {
       if (path.length > 1) path.pop();
       q[T.row[j]] = -1;
       here = path[path.length - 1];
     } else {
       const m = t === SOLUTION ? 1 : t === DEAD ? 2 : t === DUPLICATE ? 3 : 0;
-      if (m) { mark[top] = m; markStep[top] = j + 1; }
+      if (m) { mark[top] = m; markStep[top] = j + 1; markV.push(top); markT.push(m); markS.push(j + 1); }
     }
     at[j + 1] = here;
   }
@@ -148,6 +150,7 @@ function buildTree(T) {
   for (let d = 0; d <= maxDepth; d++) byDepth.push([]);
   for (let v = 0; v < count; v++) byDepth[depth[v]].push(v);
   return { count, parent, depth, kind, step, vr, vc, mark, markStep, x, at, width: next + 0.5, maxDepth,
+    markV: Int32Array.from(markV), markT: Uint8Array.from(markT), markS: Int32Array.from(markS),
     byDepth: byDepth.map(function (a) { return Int32Array.from(a); }) };
 }
 
@@ -254,7 +257,7 @@ function Player(T, host, onJump) {
 
   // The view: tree units per pixel horizontally; the tree's depth always fits vertically.
   const view = { x0: 0, scale: 1 };
-  let drawn = false, pending = false, miniImage = null;
+  let pending = false, miniImage = null;
   function size(c) {
     const w = Math.max(1, c.clientWidth), h = Math.max(1, c.clientHeight), dpr = window.devicePixelRatio || 1;
     if (c.width !== Math.round(w * dpr) || c.height !== Math.round(h * dpr)) { c.width = Math.round(w * dpr); c.height = Math.round(h * dpr); if (c === mini) miniImage = null; }
@@ -274,30 +277,38 @@ function Player(T, host, onJump) {
   // A rejected square's stub stands a third of the way up to its parent's level.
   const vertexY = function (v, h) { const y = levelY(tree.depth[v], h); return tree.kind[v] === 3 ? y - (y - levelY(tree.depth[v] - 1, h)) * 0.35 : y; };
   function redraw() { if (!pending) { pending = true; requestAnimationFrame(draw); } }
-  function draw() {
-    pending = false;
-    const { w, h, dpr } = size(canvas);
-    const g = canvas.getContext("2d");
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, w, h);
-    const k = self.k, s = view.scale, x0 = view.x0, x1 = x0 + w / s;
-    const X = function (v) { return (tree.x[v] - x0) * s; };
+  // The tree is painted on a layer kept between frames: stepping forward in the same view
+  // paints only the vertices and marks of the new steps on it, so that playing at full speed
+  // with 400,000 vertices in view costs little; any other change paints it afresh.
+  const layer = document.createElement("canvas");
+  let layerKey = "", layerK = -1;
+  // The first vertex made after step `k` (vertices are made in step order).
+  function firstAfter(k) {
+    let lo = 1, hi = tree.count;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (tree.step[m] <= k) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  function geometry(w, h) {
+    const s = view.scale, x0 = view.x0;
+    return { w, h, s, x0, x1: x0 + w / s, r: Math.max(1.2, Math.min(6, s * 0.3)), X: function (v) { return (tree.x[v] - x0) * s; } };
+  }
+  // Paints vertices v0..v1 (those made by step k are dark, later ones faint if shown).
+  function paint(g, G, v0, v1, k) {
+    const { h, s, x0, x1, r, X } = G;
     const seenE = new Path2D(), faintE = new Path2D(), nodes = new Path2D(), forcedN = new Path2D();
     const stubs = new Path2D(), faintN = new Path2D();
-    const r = Math.max(1.2, Math.min(6, s * 0.3));
-    const showStubs = s >= 2;
-    const dense = s < 4;
-    for (let v = 1; v < tree.count; v++) {
+    const showStubs = s >= 2, dense = s < 4;
+    for (let v = Math.max(1, v0); v <= v1; v++) {
       const p = tree.parent[v], xv = tree.x[v], xp = tree.x[p];
       if ((xv < x0 - 1 || xv > x1 + 1) && (xp < x0 - 1 || xp > x1 + 1)) continue;
       const seen = tree.step[v] <= k, stub = tree.kind[v] === 3;
       if (stub && !showStubs) continue;
       if (!seen && !faint.checked) continue;
-      const px = X(v), py = levelY(tree.depth[v], h), ppx = X(p), ppy = levelY(tree.depth[p], h);
+      const px = X(v), py = vertexY(v, h), ppx = X(p), ppy = vertexY(p, h);
       const e = seen ? seenE : faintE;
-      e.moveTo(ppx, ppy); e.lineTo(stub ? (px + ppx) / 2 + (px - ppx) / 2 : px, stub ? py - (py - ppy) * 0.35 : py);
+      e.moveTo(ppx, ppy); e.lineTo(px, py);
       if (stub) {
-        if (seen) { const a = Math.min(4, s * 0.2) + 1, cy = py - (py - ppy) * 0.35; stubs.moveTo(px - a, cy - a); stubs.lineTo(px + a, cy + a); stubs.moveTo(px + a, cy - a); stubs.lineTo(px - a, cy + a); }
+        if (seen) { const a = Math.min(4, s * 0.2) + 1; stubs.moveTo(px - a, py - a); stubs.lineTo(px + a, py + a); stubs.moveTo(px + a, py - a); stubs.lineTo(px - a, py + a); }
       } else if (!seen) {
         faintN.rect(px - r / 2, py - r / 2, r, r);
       } else if (tree.kind[v] === 2) {
@@ -315,40 +326,66 @@ function Player(T, host, onJump) {
     g.strokeStyle = "#a3000b"; g.lineWidth = 1.6; g.stroke(stubs); g.lineWidth = 1;
     g.fillStyle = "#0050a0"; g.fill(nodes);
     g.fillStyle = "#0072b2"; g.strokeStyle = "#000"; g.fill(forcedN); g.stroke(forcedN);
-    // Marks: solutions, dead ends, failed tests, duplicates.
-    for (let v = 0; v < tree.count; v++) {
-      const m = tree.mark[v];
-      if (!m || tree.markStep[v] > k) continue;
-      const xv = tree.x[v];
+    // Labels when there is room.
+    if (s >= 26) {
+      g.fillStyle = "#000"; g.font = "10px sans-serif"; g.textAlign = "center";
+      for (let v = Math.max(1, v0); v <= v1; v++) {
+        const xv = tree.x[v];
+        if (xv < x0 - 1 || xv > x1 + 1 || tree.kind[v] === 3) continue;
+        if (tree.step[v] > k && !faint.checked) continue;
+        g.fillText((tree.vr[v] + 1) + "," + (tree.vc[v] + 1), X(v), vertexY(v, h) - r - 3);
+      }
+    }
+  }
+  // Paints the marks made in steps (k0, k1]: solutions, dead ends, failed tests, duplicates.
+  function paintMarks(g, G, k0, k1) {
+    const { h, s, x0, x1, r, X } = G;
+    let lo = 0, hi = tree.markS.length;
+    while (lo < hi) { const m = (lo + hi) >> 1; if (tree.markS[m] <= k0) lo = m + 1; else hi = m; }
+    for (let i = lo; i < tree.markS.length && tree.markS[i] <= k1; i++) {
+      const v = tree.markV[i], m = tree.markT[i], xv = tree.x[v];
       if (xv < x0 - 1 || xv > x1 + 1) continue;
-      const px = X(v), py = levelY(tree.depth[v], h);
+      const px = X(v), py = vertexY(v, h);
       if (m === 1) star(g, px, py + r + 7, Math.max(4, r + 2));
-      else {
+      else if (s >= 4) {
+        // Rings only where they do not run together; solutions are starred at every zoom.
         g.strokeStyle = m === 3 ? "#555" : "#a3000b"; g.lineWidth = 2;
         g.beginPath(); g.arc(px, py, r + 3, 0, 2 * Math.PI); g.moveTo(px - r - 2, py + r + 2); g.lineTo(px + r + 2, py - r - 2); g.stroke();
         g.lineWidth = 1;
       }
     }
-    // Labels when there is room.
-    if (s >= 26) {
-      g.fillStyle = "#000"; g.font = "10px sans-serif"; g.textAlign = "center";
-      for (let v = 1; v < tree.count; v++) {
-        const xv = tree.x[v];
-        if (xv < x0 - 1 || xv > x1 + 1 || tree.kind[v] === 3) continue;
-        if (tree.step[v] > k && !faint.checked) continue;
-        g.fillText((tree.vr[v] + 1) + "," + (tree.vc[v] + 1), X(v), levelY(tree.depth[v], h) - r - 3);
-      }
+  }
+  function draw() {
+    pending = false;
+    const { w, h, dpr } = size(canvas);
+    const G = geometry(w, h), k = self.k;
+    const key = [view.x0, view.scale, w, h, dpr, faint.checked].join();
+    const lg = layer.getContext("2d");
+    if (key !== layerKey || k < layerK) {
+      layer.width = canvas.width; layer.height = canvas.height;
+      lg.setTransform(dpr, 0, 0, dpr, 0, 0);
+      lg.clearRect(0, 0, w, h);
+      paint(lg, G, 1, tree.count - 1, k);
+      paintMarks(lg, G, 0, k);
+    } else if (k > layerK) {
+      paint(lg, G, firstAfter(layerK), firstAfter(k) - 1, k);
+      paintMarks(lg, G, layerK, k);
     }
+    layerKey = key; layerK = k;
+    const g = canvas.getContext("2d");
+    g.setTransform(1, 0, 0, 1, 0, 0);
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    g.drawImage(layer, 0, 0);
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
     // Where the search stands: a black ring inside a white one.
-    const cur = tree.at[Math.max(0, k)];
-    const cx = X(cur), cy = vertexY(cur, h);
+    const cur = tree.at[Math.max(0, k)], r = G.r;
+    const cx = G.X(cur), cy = vertexY(cur, h);
     g.lineWidth = 3; g.strokeStyle = "#fff"; g.beginPath(); g.arc(cx, cy, r + 8, 0, 2 * Math.PI); g.stroke();
     g.lineWidth = 2.5; g.strokeStyle = "#000"; g.beginPath(); g.arc(cx, cy, r + 6, 0, 2 * Math.PI); g.stroke();
     g.lineWidth = 1;
     canvas.setAttribute("aria-label", "search tree, " + tree.count + " vertices; the search stands at " +
       (cur === 0 ? "the root" : "depth " + tree.depth[cur] + ", " + sqName(tree.vr[cur], tree.vc[cur])));
-    drawMini(x0, x1, cur);
-    drawn = true;
+    drawMini(G.x0, G.x1, cur);
   }
   function star(g, x, y, r) {
     g.beginPath();
@@ -452,7 +489,9 @@ function Player(T, host, onJump) {
           hr.appendChild(el("th", { scope: "col" }, "row " + (r + 1)));
           let why = "";
           if (look) { if (q[r] === ec) why = "column"; else if (r - q[r] === er - ec) why = "\\"; else if (r + q[r] === er + ec) why = "/"; }
-          dr.appendChild(el("td", { class: why && rejecting ? "cause" : "" }, "col " + (q[r] + 1) + (why ? " " + why : "")));
+          // The queen the reason names is the cause; others that attack too are only listed.
+          const named = why === ["column", "\\", "/"][rsn];
+          dr.appendChild(el("td", { class: rejecting && named ? "cause" : "" }, "col " + (q[r] + 1) + (why ? " " + why : "")));
         });
         tb.appendChild(hr); tb.appendChild(dr); cons.appendChild(tb);
       }
