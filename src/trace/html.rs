@@ -237,3 +237,42 @@ const TRACES = {data};
 </body>
 </html>
 "##;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algo::Algo;
+
+    #[test]
+    fn check_counts_of_62_and_more_are_written_out() {
+        let place = |row| Event::Place {
+            row,
+            col: 0,
+            forced: false,
+        };
+        let t = Trace {
+            n: 4,
+            algo: Algo::Backtracking,
+            events: vec![place(0), place(1), place(2), place(3)],
+            checks: 300,
+            checks_at: vec![0, 61, 123, 300],
+            complete: true,
+        };
+        assert_eq!(encode_checks(&t), "0z~62.~177.");
+        assert_eq!(encode(&t).unwrap(), "P00P10P20P30");
+    }
+
+    #[test]
+    fn boards_beyond_the_alphabet_are_refused() {
+        let t = Trace {
+            n: MAX_N + 1,
+            algo: Algo::Bitboard,
+            events: Vec::new(),
+            checks: 0,
+            checks_at: Vec::new(),
+            complete: false,
+        };
+        assert!(encode(&t).is_err());
+        assert!(write(&mut Vec::new(), &t).is_err());
+    }
+}
