@@ -289,3 +289,29 @@ test("the fastest speed plays thousands of steps a second, and the board stays r
   assert.deepEqual(errors, []);
   await p.close();
 });
+
+test("the tree zooms and fits from the keyboard", async () => {
+  const { p, errors } = await open(page("keys-tree.html", ["trace", "8", "--format", "html"]));
+  await p.keyboard.press("n");
+  const first = await p.evaluate(() => window.nqueensPlayers[0].pointOf(1));
+  await p.focus("canvas.tree");
+  await p.keyboard.press("0");
+  await p.waitForTimeout(50);
+  const fitted = await p.evaluate(() => window.nqueensPlayers[0].pointOf(1));
+  await p.keyboard.press("+");
+  await p.keyboard.press("+");
+  await p.keyboard.press("c");
+  await p.waitForTimeout(50);
+  const zoomed = await p.evaluate(() => window.nqueensPlayers[0].pointOf(1));
+  // Fitting moves the first node towards the left edge; zooming in and centring brings it to
+  // the middle of the box.
+  const w = (await p.locator("canvas.tree").boundingBox()).width;
+  assert.ok(first && fitted && zoomed);
+  assert.ok(fitted.x < first.x, `${fitted.x} < ${first.x}`);
+  assert.ok(Math.abs(zoomed.x - w / 2) < 2, `${zoomed.x} near ${w / 2}`);
+  // The step keys still step while the tree has the focus.
+  await p.keyboard.press("ArrowRight");
+  assert.equal(await stepShown(p), 2);
+  assert.deepEqual(errors, []);
+  await p.close();
+});

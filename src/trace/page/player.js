@@ -248,7 +248,7 @@ function Player(T, host, onJump) {
   root.appendChild(bar);
   root.appendChild(el("div", { class: "legend" }, "\u25CF blue: queen placed \u00B7 \u25C6 forced by propagation \u00B7 \u2715 red: square rejected \u00B7 \u2605 solution \u00B7 \u2298 dead end or test failed \u00B7 \u25CE where the search stands \u00B7 click a node to go to its step; drag to pan, wheel to zoom"));
   const wrap = el("div", { class: "treewrap" });
-  const canvas = el("canvas", { class: "tree", role: "img", tabindex: "0" });
+  const canvas = el("canvas", { class: "tree", role: "img", tabindex: "0", "aria-keyshortcuts": "+ - 0 c" });
   const mini = el("canvas", { class: "mini", role: "img", "aria-label": "overview of the whole tree; click to move the view" });
   const tip = el("div", { class: "tip" });
   wrap.appendChild(canvas); wrap.appendChild(mini); wrap.appendChild(tip);
@@ -454,6 +454,12 @@ function Player(T, host, onJump) {
   function miniGo(e) { const b = mini.getBoundingClientRect(); const ux = (e.clientX - b.left) / b.width * tree.width; view.x0 = ux - canvas.clientWidth / 2 / view.scale; follow.checked = false; redraw(); }
   mini.addEventListener("pointerdown", function (e) { miniGo(e); mini.setPointerCapture(e.pointerId); });
   mini.addEventListener("pointermove", function (e) { if (e.buttons) miniGo(e); });
+  // With the tree focused: + and - zoom, 0 fits, c centres on where the search stands.
+  canvas.addEventListener("keydown", function (e) {
+    const act = { "+": function () { zoom(1.5); }, "=": function () { zoom(1.5); }, "-": function () { zoom(1 / 1.5); },
+      "0": function () { follow.checked = false; fit(); }, c: function () { centre(tree.at[Math.max(0, self.k)]); redraw(); } }[e.key];
+    if (act) { act(); e.preventDefault(); }
+  });
   fitB.onclick = function () { follow.checked = false; fit(); };
   inB.onclick = function () { zoom(1.5); };
   outB.onclick = function () { zoom(1 / 1.5); };
@@ -676,7 +682,7 @@ function main() {
   const posL = el("label", { for: "pos", class: "sr" }, pair ? "placement" : "step");
   const pos = el("input", { id: "pos", type: "range", min: "0", value: "0" });
   app.appendChild(posL); app.appendChild(pos);
-  app.appendChild(el("div", { class: "keys" }, "Keys: space play or pause \u00B7 \u2190 \u2192 step \u00B7 n next placement (shift: previous)" + (pair ? "" : " \u00B7 b next back-up \u00B7 s next solution") + " \u00B7 Home, End"));
+  app.appendChild(el("div", { class: "keys" }, "Keys: space play or pause \u00B7 \u2190 \u2192 step \u00B7 n next placement (shift: previous)" + (pair ? "" : " \u00B7 b next back-up \u00B7 s next solution") + " \u00B7 Home, End \u00B7 on the tree: + \u2212 zoom, 0 fit, c centre"));
   const live = el("div", { id: "live", class: "sr", role: "status", "aria-live": "polite" });
   app.appendChild(live);
   const host = el("div", { class: pair ? "players pair" : "players" });
