@@ -264,6 +264,20 @@ test("the constraints light the entry that caused a rejection, and fold passes o
     assert.deepEqual(got, [want], `${reason} at step ${i + 1}`);
     assert.match(await p.textContent(".explain"), /is taken/);
   }
+  // The bitboard's masks: the bit of the rejected column is lit in the mask the reason names.
+  const bb = replay(["trace", "8", "--algo", "bitboard", "--format", "json"]);
+  const pb = (await open(page("bb8.html", ["trace", "8", "--algo", "bitboard", "--format", "html"]))).p;
+  for (const [reason, prefix] of [["column", "cols"], ["diagonal", "left"], ["anti_diagonal", "right"]]) {
+    const i = bb.steps.findIndex((s) => s.event === "reject" && s.reason === reason);
+    await pb.fill("#goto", String(i + 1));
+    await pb.click("#go");
+    const got = await pb.evaluate((prefix) => {
+      const table = [...document.querySelectorAll(".cons table")].find((t) => t.caption.textContent.startsWith(prefix));
+      return [...table.querySelectorAll("td")].map((c, k) => (c.classList.contains("cause") ? k + 1 : 0)).filter((k) => k);
+    }, prefix);
+    assert.deepEqual(got, [bb.steps[i].col], `${reason} at step ${i + 1}`);
+  }
+  await pb.close();
   await p.fill("#goto", "1");
   await p.click("#go");
   await p.check("#fold");

@@ -512,16 +512,17 @@ function Player(T, host, onJump) {
       }
     } else if (BITBOARDS.indexOf(algo) >= 0) {
       const r0 = er >= 0 ? er : placed.length;
-      let cm = 0, lm = 0, rm = 0;
+      // The masks as arrays of bits (boards up to 64 wide do not fit JavaScript's 32-bit ops).
+      const cm = new Array(n).fill(0), lm = new Array(n).fill(0), rm = new Array(n).fill(0);
       placed.forEach(function (r) {
         if (r >= r0) return;
-        cm |= 1 << q[r];
+        cm[q[r]] = 1;
         const l = q[r] + (r0 - r), rr = q[r] - (r0 - r);
-        if (l < n) lm |= 1 << l;
-        if (rr >= 0) rm |= 1 << rr;
+        if (l < n) lm[l] = 1;
+        if (rr >= 0) rm[rr] = 1;
       });
-      const free = ~(cm | lm | rm) & ((1 << n) - 1);
-      const bits = function (m, cause) { const a = []; for (let c = 0; c < n; c++) a.push({ text: (m >> c) & 1 ? "1" : "0", cls: ((m >> c) & 1 ? "up" : "") + (rejecting && c === ec && cause ? " cause" : "") }); return a; };
+      const free = cm.map(function (b, c) { return b | lm[c] | rm[c] ? 0 : 1; });
+      const bits = function (m, cause) { return m.map(function (b, c) { return { text: String(b), cls: (b ? "up" : "") + (rejecting && c === ec && cause ? " cause" : "") }; }); };
       cons.appendChild(el("div", {}, "masks for row " + (r0 + 1) + ", bit by column in board order (column 1 on the left)"));
       table("cols", bits(cm, rsn === 0));
       table("left: diagonals \\ coming down", bits(lm, rsn === 1));
