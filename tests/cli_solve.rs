@@ -138,3 +138,45 @@ fn bad_input_is_one_line_and_exit_2() {
             .stderr(predicate::function(|s: &str| s.lines().count() == 1));
     }
 }
+
+#[test]
+fn svg_is_one_gallery_document_that_verify_reads_back() {
+    let text = stdout_of(&["solve", "8", "--format", "svg"]);
+    // One root element: quick-xml walks it to the end with every element closed in order.
+    let mut reader = quick_xml::Reader::from_str(&text);
+    reader.config_mut().check_end_names = true;
+    let (mut depth, mut roots, mut boards) = (0, 0, 0);
+    loop {
+        match reader.read_event().unwrap() {
+            quick_xml::events::Event::Start(e) => {
+                if depth == 0 {
+                    roots += 1;
+                }
+                if e.name().as_ref() == b"svg" && depth == 1 {
+                    boards += 1;
+                }
+                depth += 1;
+            }
+            quick_xml::events::Event::End(_) => depth -= 1,
+            quick_xml::events::Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!((roots, boards, depth), (1, 92, 0));
+    nqueens()
+        .arg("verify")
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(predicate::function(|s: &str| {
+            s.lines().count() == 92 && s.lines().all(|l| l.starts_with("ok 8: "))
+        }));
+    // A limit draws the first K; a gallery too big for one file is refused.
+    let three = stdout_of(&["solve", "8", "--format", "svg", "--limit", "3"]);
+    assert_eq!(three.matches("<svg").count(), 4);
+    nqueens()
+        .args(["solve", "13", "--format", "svg"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--limit K"));
+}

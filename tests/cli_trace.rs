@@ -18,13 +18,15 @@ fn stdout(args: &[&str]) -> String {
 #[test]
 fn the_text_trace_draws_each_step_and_finds_both_solutions_of_4() {
     let text = stdout(&["trace", "4"]);
-    assert!(text.contains("step 1  place    row 0 col 0"));
-    assert!(text.contains("solution 1 3 0 2") && text.contains("solution 2 0 3 1"));
-    assert!(text.contains("dead end row 2: no square left"));
+    // Rows and columns from 1, as solve and verify number them.
+    assert!(text.contains("step 1  place    row 1 col 1"));
+    assert!(text.contains("solution 2 4 1 3") && text.contains("solution 3 1 4 2"));
+    assert!(text.contains("dead end row 3: no square left"));
+    assert!(text.contains("anti-diagonal /") && !text.contains(" diagonal /"));
     // After the first queen, row 1 shows its column and diagonal attacked.
     assert!(
         text.contains(
-            "step 1  place    row 0 col 0  [nodes 1, solutions 0]\n  Q x x x\n  x x . .\n"
+            "step 1  place    row 1 col 1  [nodes 1, solutions 0]\n  Q x x x\n  x x . .\n"
         )
     );
 }
@@ -77,6 +79,40 @@ fn limit_shows_the_first_steps() {
 }
 
 #[test]
+fn whole_searches_of_8_and_10_play_as_one_page() {
+    let page = stdout(&["trace", "10", "--format", "html"]);
+    assert!(page.len() <= 3_000_000, "{} bytes", page.len());
+    let t = nqueens::trace::record(Algo::Backtracking, 10, 1_000_000).unwrap();
+    assert!(page.contains(&format!(
+        "10 queens, backtracking: {} steps<",
+        t.events.len()
+    )));
+    let perm = stdout(&["trace", "8", "--algo", "permutations", "--format", "html"]);
+    assert!(perm.contains("\"complete\":true"));
+    let pair = stdout(&["trace", "8", "--format", "html", "--beside", "bitboard"]);
+    assert!(pair.contains("backtracking: 18512 steps beside bitboard: 18512 steps"));
+    nqueens(&["trace", "8", "--format", "html", "--beside", "bitboard"])
+        .assert()
+        .success();
+    nqueens(&[
+        "trace", "8", "--beside", "cp", "--format", "html", "--algo", "flags",
+    ])
+    .assert()
+    .success();
+}
+
+#[test]
+fn a_storyboard_is_one_svg_with_a_board_per_placement() {
+    let svg = stdout(&["trace", "4", "--format", "storyboard"]);
+    let t = nqueens::trace::record(Algo::Backtracking, 4, 1000).unwrap();
+    // The outer picture, then a board per placement and per solution.
+    assert_eq!(svg.matches("<svg").count(), 1 + t.placements() + 2);
+    assert!(svg.contains("1. place row 1 col 1") && svg.contains("solution 2 4 1 3"));
+    let every = stdout(&["trace", "4", "--format", "storyboard", "--every-step"]);
+    assert_eq!(every.matches("<svg").count(), 1 + t.events.len());
+}
+
+#[test]
 fn bad_arguments_are_one_line_and_exit_2() {
     for args in [
         &["trace", "0"][..],
@@ -84,7 +120,23 @@ fn bad_arguments_are_one_line_and_exit_2() {
         &["trace", "6", "--algo", "quantum"],
         &["trace", "6", "--limit", "0"],
         &["trace", "6", "--limit", "300001"],
-        &["trace", "6", "--format", "html", "--limit", "20001"],
+        &["trace", "6", "--format", "html", "--limit", "1000001"],
+        &["trace", "6", "--beside", "flags"],
+        &["trace", "6", "--format", "html", "--beside", "quantum"],
+        &[
+            "trace",
+            "6",
+            "--format",
+            "html",
+            "--beside",
+            "permutations",
+            "--limit",
+            "0",
+        ],
+        &["trace", "6", "--every-step"],
+        &[
+            "trace", "65", "--algo", "bitboard", "--format", "html", "--limit", "5",
+        ],
         &["trace", "6", "--compact", "--format", "json"],
     ] {
         nqueens(args)

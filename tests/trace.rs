@@ -196,12 +196,13 @@ fn work_explains_the_ladder() {
     }
 }
 
-/// Replays JSON Lines onto a board of its own, checking every step is legal, and returns the
-/// board (as row-major strings of `Q` and `.`) after each step.
+/// Replays JSON Lines (rows and columns from 1) onto a board of its own, checking every step is
+/// legal, and returns the board (as row-major strings of `Q` and `.`) after each step.
 fn replay(json: &str, check_attacks: bool) -> Vec<String> {
     let mut lines = json.lines();
     let header: serde_json::Value = serde_json::from_str(lines.next().unwrap()).unwrap();
     let n = header["n"].as_u64().unwrap() as usize;
+    assert_eq!(header["numbering"], "from 1");
     let mut board: Vec<Option<u64>> = vec![None; n];
     let mut shown = Vec::new();
     let mut steps = 0;
@@ -213,7 +214,10 @@ fn replay(json: &str, check_attacks: bool) -> Vec<String> {
         }
         steps += 1;
         assert_eq!(v["step"].as_u64().unwrap(), steps);
-        let (row, col) = (v["row"].as_u64(), v["col"].as_u64());
+        let (row, col) = (
+            v["row"].as_u64().map(|r| r - 1),
+            v["col"].as_u64().map(|c| c - 1),
+        );
         match v["event"].as_str().unwrap() {
             "place" => {
                 let (row, col) = (row.unwrap() as usize, col.unwrap());
@@ -236,7 +240,11 @@ fn replay(json: &str, check_attacks: bool) -> Vec<String> {
                 board[row] = None;
             }
             "solution" => {
-                let cols: Vec<u32> = serde_json::from_value(v["cols"].clone()).unwrap();
+                let cols: Vec<u32> = serde_json::from_value::<Vec<u32>>(v["cols"].clone())
+                    .unwrap()
+                    .iter()
+                    .map(|c| c - 1)
+                    .collect();
                 let here: Vec<u32> = board.iter().map(|c| c.unwrap() as u32).collect();
                 if v.get("image").is_some() {
                     let images = Placement::new(here).images().unwrap();
@@ -302,17 +310,38 @@ fn json_lines_replay_to_the_boards_of_the_text_trace() {
 }
 
 #[test]
-fn json_lines_read_back_into_the_same_events() {
+fn json_lines_number_from_1_and_carry_the_running_checks() {
     let t = record(Algo::Mirror, 5);
     let mut json = Vec::new();
     trace::json::write(&mut json, &t).unwrap();
     let text = String::from_utf8(json).unwrap();
-    let lines: Vec<&str> = text.lines().collect();
-    let events: Vec<Event> = lines[1..lines.len() - 1]
-        .iter()
+    let lines: Vec<serde_json::Value> = text
+        .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(events, t.events);
+    let steps = &lines[1..lines.len() - 1];
+    assert_eq!(steps.len(), t.events.len());
+    for ((line, event), checks) in steps.iter().zip(&t.events).zip(&t.checks_at) {
+        assert_eq!(line["checks"], *checks);
+        let one = |v: usize| serde_json::json!(v + 1);
+        match event {
+            Event::Place { row, col, .. }
+            | Event::Reject { row, col, .. }
+            | Event::Remove { row, col } => {
+                assert_eq!((&line["row"], &line["col"]), (&one(*row), &one(*col)));
+            }
+            Event::Solution { cols, .. } | Event::Duplicate { cols } => {
+                let ones: Vec<u32> = cols.iter().map(|c| c + 1).collect();
+                assert_eq!(line["cols"], serde_json::json!(ones));
+            }
+            Event::DeadEnd { row } => {
+                assert_eq!(line["row"], serde_json::json!(row.map(|r| r + 1)))
+            }
+        }
+    }
+    // The running total ends at the trace's checks, and never goes down.
+    assert!(t.checks_at.windows(2).all(|w| w[0] <= w[1]));
+    assert!(*t.checks_at.last().unwrap() <= t.checks);
 }
 
 /// Parses `text` as XML, failing on any error; returns how many times each of `names` opens.
@@ -354,15 +383,117 @@ fn svg_and_html_are_well_formed() {
         trace::html::write(&mut html, &t).unwrap();
         let html = String::from_utf8(html).unwrap();
         check_well_formed(&html);
-        let counts = xml_counts(&html, &["html", "script", "circle"]);
-        assert_eq!(counts[..2], [1, 1]);
-        // A vertex per step that places or rejects, plus the root and the marks.
-        let vertices = t
-            .events
-            .iter()
-            .filter(|e| matches!(e, Event::Place { .. } | Event::Reject { .. }))
-            .count();
-        assert!(counts[2] > vertices, "{algo} {n}");
+        let counts = xml_counts(&html, &["html", "script", "main"]);
+        assert_eq!(counts, [1, 1, 1]);
+        // The steps travel in the compact encoding, which decodes back to the events.
+        let encoded = trace::html::encode(&t).unwrap();
+        assert!(html.contains(&format!("\"steps\":\"{encoded}\"")));
+        assert_eq!(decode(&encoded, n), t.events, "{algo} {n}");
+    }
+}
+
+/// Reads the page's compact encoding back, as its script does: a test of [`trace::html::encode`].
+fn decode(s: &str, n: usize) -> Vec<Event> {
+    use nqueens::algo::observe::Reason;
+    const ALPHABET: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+    let b = s.as_bytes();
+    let v = |i: usize| ALPHABET.find(b[i] as char).unwrap();
+    let mut events = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let cols = |from: usize| (from..from + n).map(|j| v(j) as u32).collect::<Vec<u32>>();
+        let (event, len) = match b[i] {
+            b'P' | b'F' => (
+                Event::Place {
+                    row: v(i + 1),
+                    col: v(i + 2),
+                    forced: b[i] == b'F',
+                },
+                3,
+            ),
+            b'R' => (
+                Event::Remove {
+                    row: v(i + 1),
+                    col: v(i + 2),
+                },
+                3,
+            ),
+            b'D' => (
+                Event::DeadEnd {
+                    row: (b[i + 1] != b'!').then(|| v(i + 1)),
+                },
+                2,
+            ),
+            b'S' | b'I' => (
+                Event::Solution {
+                    cols: cols(i + 1),
+                    image: b[i] == b'I',
+                },
+                1 + n,
+            ),
+            b'U' => (Event::Duplicate { cols: cols(i + 1) }, 1 + n),
+            k => {
+                let reason = match k {
+                    b'c' => Reason::Column,
+                    b'd' => Reason::Diagonal,
+                    b'a' => Reason::AntiDiagonal,
+                    b'p' => Reason::Propagation,
+                    b's' => Reason::Symmetry,
+                    other => panic!("unknown record {}", other as char),
+                };
+                (
+                    Event::Reject {
+                        row: v(i + 1),
+                        col: v(i + 2),
+                        reason,
+                    },
+                    3,
+                )
+            }
+        };
+        events.push(event);
+        i += len;
+    }
+    events
+}
+
+#[test]
+fn whole_traces_of_8_and_10_fit_a_page() {
+    // The sizes the issue asks for: 8 by backtracking at most 300 KB, 10 at most 3 MB, 8 by
+    // permutations whole.
+    for (algo, n, most) in [
+        (Algo::Backtracking, 8, 300_000),
+        (Algo::Backtracking, 10, 3_000_000),
+        (Algo::Permutations, 8, 3_000_000),
+    ] {
+        let t = trace::record(algo, n, trace::html::MAX_STEPS).unwrap();
+        assert!(t.complete, "{algo} {n}");
+        let mut html = Vec::new();
+        trace::html::write(&mut html, &t).unwrap();
+        assert!(html.len() <= most, "{algo} {n}: {} bytes", html.len());
+    }
+    let t = trace::record(Algo::Backtracking, 10, trace::html::MAX_STEPS).unwrap();
+    assert_eq!(t.solutions().count(), 724);
+}
+
+#[test]
+fn side_by_side_needs_one_board_and_storyboards_are_one_document() {
+    let (a, b) = (record(Algo::Flags, 5), record(Algo::Cp, 6));
+    assert!(trace::html::write_side_by_side(&mut Vec::new(), &a, &b).is_err());
+    let t = record(Algo::Backtracking, 5);
+    for every_step in [false, true] {
+        let mut svg = Vec::new();
+        trace::storyboard::write(&mut svg, &t, every_step).unwrap();
+        let svg = String::from_utf8(svg).unwrap();
+        check_well_formed(&svg);
+        let boards = if every_step {
+            t.events.len()
+        } else {
+            t.placements() + t.solutions().count()
+        };
+        // One document: the outer picture and a small board per frame inside it.
+        assert_eq!(xml_counts(&svg, &["svg"])[0], 1 + boards);
+        assert!(svg.contains(&format!("{}. ", t.events.len())) || !every_step);
     }
 }
 

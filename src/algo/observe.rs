@@ -56,7 +56,7 @@ impl Reason {
         match self {
             Reason::Column => "column",
             Reason::Diagonal => "diagonal \\",
-            Reason::AntiDiagonal => "diagonal /",
+            Reason::AntiDiagonal => "anti-diagonal /",
             Reason::Propagation => "propagation",
             Reason::Symmetry => "symmetry",
         }

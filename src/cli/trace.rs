@@ -17,8 +17,10 @@ pub enum TraceFormat {
     Json,
     /// One animated SVG (SMIL, no script).
     Svg,
-    /// A self-contained page with controls and the search tree.
+    /// A self-contained page with controls, the constraints and the search tree.
     Html,
+    /// A storyboard for slides: one small board per placement (per step with --every-step).
+    Storyboard,
 }
 
 impl TraceFormat {
@@ -28,6 +30,7 @@ impl TraceFormat {
             TraceFormat::Text | TraceFormat::Json => trace::MAX_STEPS,
             TraceFormat::Svg => trace::svg::MAX_STEPS,
             TraceFormat::Html => trace::html::MAX_STEPS,
+            TraceFormat::Storyboard => trace::storyboard::MAX_STEPS,
         }
     }
 }
@@ -37,8 +40,9 @@ impl TraceFormat {
 #[command(
     after_help = "Steps: place (a queen put on a square), reject (a square refused: column, \
     diagonal \\ or /, symmetry, or propagation for cp), dead end, back up (a queen taken off), \
-    solution. A search longer than the format holds (300000 steps for text and json, 2000 for \
-    svg, 20000 for html) is refused unless --limit asks for its first K steps."
+    solution. Rows and columns are numbered from 1. A search longer than the format holds \
+    (300000 steps for text and json, 2000 for svg and for a storyboard, 1000000 for html) is \
+    refused unless --limit asks for its first K steps."
 )]
 pub struct Args {
     /// Board size.
@@ -55,6 +59,13 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: TraceFormat,
+    /// A second algorithm played beside the first on the same board, stepping together by
+    /// placements (html only).
+    #[arg(long, value_name = "NAME")]
+    beside: Option<String>,
+    /// A board for every step, not only for every placement (storyboard only).
+    #[arg(long)]
+    every_step: bool,
 }
 
 /// Runs `nqueens trace`.
@@ -76,20 +87,46 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(k) => k,
         None => max,
     };
-    let t = trace::record(algo, args.n, limit).map_err(bad_input)?;
-    if !t.complete && args.limit.is_none() {
+    if args.beside.is_some() && args.format != TraceFormat::Html {
+        return Err(bad_input("--beside is for --format html"));
+    }
+    if args.every_step && args.format != TraceFormat::Storyboard {
+        return Err(bad_input("--every-step is for --format storyboard"));
+    }
+    if args.format == TraceFormat::Html && args.n > trace::html::MAX_N {
         return Err(bad_input(format!(
-            "the search of {algo} for N = {} takes more than {max} steps, more than a {name} \
-             trace holds; show its first K steps with --limit K",
+            "a page draws boards of at most {} rows, not {}",
+            trace::html::MAX_N,
             args.n
         )));
     }
+    let record = |algo: Algo| -> anyhow::Result<trace::Trace> {
+        algo.check_listing(args.n).map_err(bad_input)?;
+        let t = trace::record(algo, args.n, limit).map_err(bad_input)?;
+        if !t.complete && args.limit.is_none() {
+            return Err(bad_input(format!(
+                "the search of {algo} for N = {} takes more than {max} steps, more than a \
+                 {name} trace holds; show its first K steps with --limit K",
+                args.n
+            )));
+        }
+        Ok(t)
+    };
+    let t = record(algo)?;
+    let beside = match &args.beside {
+        Some(other) => Some(record(other.parse().map_err(bad_input)?)?),
+        None => None,
+    };
     let mut out = BufWriter::new(io::stdout().lock());
     match args.format {
         TraceFormat::Text => trace::text::write(&mut out, &t, args.compact),
         TraceFormat::Json => trace::json::write(&mut out, &t),
         TraceFormat::Svg => trace::svg::write(&mut out, &t),
-        TraceFormat::Html => trace::html::write(&mut out, &t),
+        TraceFormat::Html => match &beside {
+            Some(b) => trace::html::write_side_by_side(&mut out, &t, b),
+            None => trace::html::write(&mut out, &t),
+        },
+        TraceFormat::Storyboard => trace::storyboard::write(&mut out, &t, args.every_step),
     }
     .and_then(|()| out.flush())
     .or_else(|e| match e.kind() {

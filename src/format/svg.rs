@@ -65,6 +65,78 @@ pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     out.write_all(b"</svg>\n")
 }
 
+/// Boards side by side in a line of a gallery.
+const GALLERY_ACROSS: usize = 6;
+
+/// Writes `placements` as one SVG document, a gallery for slides and handouts: a board per
+/// placement in lines of six, each with its columns (from 1) under it. Each board is a nested
+/// `<svg>` drawn as [`write()`] draws one, so that [`Reader`](super::Reader) reads a gallery
+/// back as its placements.
+///
+/// ```
+/// use nqueens::{Placement, format::{Reader, svg::write_gallery}};
+/// let all = vec![Placement::new(vec![1, 3, 0, 2]), Placement::new(vec![2, 0, 3, 1])];
+/// let mut out = Vec::new();
+/// write_gallery(&mut out, 4, &all).unwrap();
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+/// let read: Vec<Placement> = Reader::new(text.as_bytes()).map(Result::unwrap).collect();
+/// assert_eq!(read, all);
+/// ```
+pub fn write_gallery(out: &mut impl Write, n: usize, placements: &[Placement]) -> io::Result<()> {
+    let px = (n * 20).clamp(80, 200);
+    let (gap, label) = (16, 22);
+    let across = placements.len().clamp(1, GALLERY_ACROSS);
+    let down = placements.len().div_ceil(GALLERY_ACROSS).max(1);
+    let (w, h) = (across * (px + gap) + gap, down * (px + label + gap) + gap);
+    // No viewBox on the gallery itself: a reader takes the board size from each board's.
+    writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         font-family=\"sans-serif\">"
+    )?;
+    writeln!(
+        out,
+        "<title>{} solution{} of {n} queens (columns from 1)</title>",
+        placements.len(),
+        if placements.len() == 1 { "" } else { "s" }
+    )?;
+    out.write_all(DEFS.as_bytes())?;
+    writeln!(out, "<rect width=\"{w}\" height=\"{h}\" fill=\"#fff\"/>")?;
+    if placements.is_empty() {
+        writeln!(
+            out,
+            "<text x=\"{gap}\" y=\"40\" font-size=\"16\">no solutions</text>"
+        )?;
+    }
+    for (k, p) in placements.iter().enumerate() {
+        let x = gap + (k % GALLERY_ACROSS) * (px + gap);
+        let y = gap + (k / GALLERY_ACROSS) * (px + label + gap);
+        // The label first: a board's `</svg>` is then followed by the next board or the end.
+        let cols: Vec<String> = p.cols().iter().map(|c| (c + 1).to_string()).collect();
+        writeln!(
+            out,
+            "<text x=\"{x}\" y=\"{}\" font-size=\"13\">{}. {}</text>",
+            y + px + 16,
+            k + 1,
+            cols.join(" ")
+        )?;
+        writeln!(
+            out,
+            "<svg x=\"{x}\" y=\"{y}\" width=\"{px}\" height=\"{px}\" viewBox=\"0 0 {n} {n}\">"
+        )?;
+        writeln!(
+            out,
+            "<rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\"/>"
+        )?;
+        for (row, &col) in p.cols().iter().enumerate() {
+            writeln!(out, "<use href=\"#queen\" x=\"{col}\" y=\"{row}\"/>")?;
+        }
+        out.write_all(b"</svg>\n")?;
+    }
+    out.write_all(b"</svg>\n")
+}
+
 /// The longest element (`<...>`) a picture written by [`write()`] could hold, with room to spare.
 const MAX_TAG: usize = 4096;
 
@@ -132,6 +204,9 @@ pub(super) fn parse<R: BufRead>(
             return malformed(line, "the SVG is not UTF-8 text".into());
         };
         if element.starts_with("/svg") {
+            if n.is_some() {
+                end_of_gallery(src)?;
+            }
             break;
         }
         if n.is_none()
@@ -214,6 +289,21 @@ pub(super) fn parse<R: BufRead>(
         }));
     }
     Ok(Ok(Placement::new(cols)))
+}
+
+/// Consumes the `</svg>` that closes a gallery ([`write_gallery`]) when it follows a board's
+/// own `</svg>` (blank space between), so that the gallery's end is not read as a record.
+fn end_of_gallery<R: BufRead>(src: &mut Source<R>) -> io::Result<()> {
+    const END: &[u8] = b"</svg>";
+    // Looked for in what is buffered only, and consumed only if there: otherwise the input
+    // stays where the board ended, as a record that is not a gallery expects.
+    let buf = src.input.fill_buf()?;
+    let blank = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    if buf[blank..].starts_with(END) {
+        src.line += buf[..blank].iter().filter(|&&b| b == b'\n').count();
+        src.input.consume(blank + END.len());
+    }
+    Ok(())
 }
 
 /// The board size a `viewBox` gives: `0 0 N N`, with `1 <= N <= max_n`.

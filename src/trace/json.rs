@@ -1,34 +1,105 @@
 //! JSON Lines traces: a header line, one object per step, a summary line.
 //!
 //! ```text
-//! {"trace":"nqueens","n":4,"algo":"flags"}
-//! {"step":1,"event":"place","row":0,"col":0}
-//! {"step":2,"event":"reject","row":1,"col":0,"reason":"column"}
+//! {"trace":"nqueens","n":4,"algo":"flags","numbering":"from 1"}
+//! {"step":1,"event":"place","row":1,"col":1,"checks":0}
+//! {"step":2,"event":"reject","row":2,"col":1,"reason":"column","checks":1}
 //! ...
 //! {"end":"complete","steps":60,"nodes":16,"checks":56,"solutions":2}
 //! ```
 //!
-//! Replaying the `place` and `remove` steps in order gives the board after each step; at each
-//! `solution` that is not an `image`, the board holds exactly its queens.
+//! Rows and columns number from 1, as in `solve` and `verify`; `checks` is the running total
+//! of square checks when the step was made. Replaying the `place` and `remove` steps in order
+//! gives the board after each step; at each `solution` that is not an `image`, the board holds
+//! exactly its queens.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
 
 use super::{Event, Trace};
+use crate::algo::observe::Reason;
 
 #[derive(Serialize)]
 struct Header<'a> {
     trace: &'static str,
     n: usize,
     algo: &'a str,
+    numbering: &'static str,
+}
+
+/// One step as written: [`Event`] with its rows and columns from 1.
+#[derive(Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+enum Shown {
+    Place {
+        row: usize,
+        col: usize,
+        #[serde(skip_serializing_if = "is_false")]
+        forced: bool,
+    },
+    Reject {
+        row: usize,
+        col: usize,
+        reason: Reason,
+    },
+    Remove {
+        row: usize,
+        col: usize,
+    },
+    DeadEnd {
+        row: Option<usize>,
+    },
+    Solution {
+        cols: Vec<u32>,
+        #[serde(skip_serializing_if = "is_false")]
+        image: bool,
+    },
+    Duplicate {
+        cols: Vec<u32>,
+    },
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+impl Shown {
+    fn of(event: &Event) -> Shown {
+        let ones = |c: &[u32]| c.iter().map(|c| c + 1).collect();
+        match *event {
+            Event::Place { row, col, forced } => Shown::Place {
+                row: row + 1,
+                col: col + 1,
+                forced,
+            },
+            Event::Reject { row, col, reason } => Shown::Reject {
+                row: row + 1,
+                col: col + 1,
+                reason,
+            },
+            Event::Remove { row, col } => Shown::Remove {
+                row: row + 1,
+                col: col + 1,
+            },
+            Event::DeadEnd { row } => Shown::DeadEnd {
+                row: row.map(|r| r + 1),
+            },
+            Event::Solution { ref cols, image } => Shown::Solution {
+                cols: ones(cols),
+                image,
+            },
+            Event::Duplicate { ref cols } => Shown::Duplicate { cols: ones(cols) },
+        }
+    }
 }
 
 #[derive(Serialize)]
-struct Line<'a> {
+struct Line {
     step: usize,
     #[serde(flatten)]
-    event: &'a Event,
+    event: Shown,
+    checks: u64,
 }
 
 #[derive(Serialize)]
@@ -49,6 +120,7 @@ struct Summary {
 /// nqueens::trace::json::write(&mut out, &t).unwrap();
 /// let text = String::from_utf8(out).unwrap();
 /// assert_eq!(text.lines().count(), t.events.len() + 2);
+/// assert!(text.lines().nth(1).unwrap().contains("\"row\":1,\"col\":1"));
 /// assert!(text.lines().last().unwrap().contains("\"solutions\":2"));
 /// ```
 pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
@@ -56,11 +128,17 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
         trace: "nqueens",
         n: trace.n,
         algo: trace.algo.name(),
+        numbering: "from 1",
     };
     serde_json::to_writer(&mut *out, &header)?;
     writeln!(out)?;
     for (i, event) in trace.events.iter().enumerate() {
-        serde_json::to_writer(&mut *out, &Line { step: i + 1, event })?;
+        let line = Line {
+            step: i + 1,
+            event: Shown::of(event),
+            checks: trace.checks_at.get(i).copied().unwrap_or(trace.checks),
+        };
+        serde_json::to_writer(&mut *out, &line)?;
         writeln!(out)?;
     }
     let summary = Summary {

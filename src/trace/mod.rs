@@ -4,7 +4,11 @@
 //! that keeps each step as an [`Event`]: every queen placed, every square rejected and why,
 //! every dead end, every queen taken back, every solution. The writers turn a [`Trace`] into
 //! text (a board per step, or one line per step), JSON Lines for other tools, an animated SVG
-//! (SMIL, no script) or a self-contained HTML page with controls and the search tree.
+//! (SMIL, no script), a storyboard of small boards for slides, or a self-contained HTML page
+//! with controls, the constraints and the search tree.
+//!
+//! The Rust types number rows and columns from 0; everything written for people or other tools
+//! (text, JSON Lines, SVG, the page) numbers them from 1, as `solve` and `verify` do.
 //!
 //! ```
 //! use nqueens::algo::Algo;
@@ -23,6 +27,7 @@ use crate::algo::{Algo, AlgoError};
 mod board;
 pub mod html;
 pub mod json;
+pub mod storyboard;
 pub mod svg;
 pub mod text;
 
@@ -41,10 +46,17 @@ impl Event {
     /// use nqueens::algo::observe::Reason;
     /// use nqueens::trace::Event;
     /// let e = Event::Reject { row: 1, col: 2, reason: Reason::AntiDiagonal };
-    /// assert_eq!(e.describe(), "reject   row 1 col 2: diagonal /");
+    /// assert_eq!(e.describe(), "reject   row 2 col 3: anti-diagonal /");
     /// ```
+    ///
+    /// Rows and columns are numbered from 1, as `solve` and `verify` number them.
     pub fn describe(&self) -> String {
-        let cols = |c: &[u32]| c.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        let cols = |c: &[u32]| {
+            c.iter()
+                .map(|c| (c + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         match self {
             Event::Place { row, col, forced } => {
                 let how = if *forced {
@@ -52,13 +64,20 @@ impl Event {
                 } else {
                     ""
                 };
-                format!("place    row {row} col {col}{how}")
+                format!("place    row {} col {}{how}", row + 1, col + 1)
             }
             Event::Reject { row, col, reason } => {
-                format!("reject   row {row} col {col}: {}", reason.describe())
+                format!(
+                    "reject   row {} col {}: {}",
+                    row + 1,
+                    col + 1,
+                    reason.describe()
+                )
             }
-            Event::Remove { row, col } => format!("back up  row {row} col {col}"),
-            Event::DeadEnd { row: Some(row) } => format!("dead end row {row}: no square left"),
+            Event::Remove { row, col } => format!("back up  row {} col {}", row + 1, col + 1),
+            Event::DeadEnd { row: Some(row) } => {
+                format!("dead end row {}: no square left", row + 1)
+            }
             Event::DeadEnd { row: None } => "dead end: propagation left a line empty".into(),
             Event::Solution { cols: c, image } => {
                 let how = if *image { " (image by symmetry)" } else { "" };
@@ -82,6 +101,9 @@ pub struct Trace {
     pub events: Vec<Event>,
     /// Square checks made during the recorded steps (see [`Observer::checks`]).
     pub checks: u64,
+    /// The square checks made up to and including each step (the running total of
+    /// [`checks`](Trace::checks) as each step was reported): the counters a player shows.
+    pub checks_at: Vec<u64>,
     /// `true` if the search ended within the step limit; `false` if the trace is its start.
     pub complete: bool,
 }
@@ -118,6 +140,7 @@ impl Trace {
 struct Recorder {
     events: Vec<Event>,
     checks: u64,
+    checks_at: Vec<u64>,
     limit: usize,
     cut: bool,
 }
@@ -129,6 +152,7 @@ impl Observer for Recorder {
             return ControlFlow::Break(());
         }
         self.events.push(step.to_owned());
+        self.checks_at.push(self.checks);
         ControlFlow::Continue(())
     }
 
@@ -150,6 +174,7 @@ pub fn record(algo: Algo, n: usize, limit: usize) -> Result<Trace, AlgoError> {
     let mut recorder = Recorder {
         events: Vec::new(),
         checks: 0,
+        checks_at: Vec::new(),
         limit,
         cut: false,
     };
@@ -159,6 +184,7 @@ pub fn record(algo: Algo, n: usize, limit: usize) -> Result<Trace, AlgoError> {
         algo,
         events: recorder.events,
         checks: recorder.checks,
+        checks_at: recorder.checks_at,
         complete: !recorder.cut,
     })
 }

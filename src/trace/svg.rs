@@ -5,6 +5,12 @@
 //! square that is ever attacked, one frame that jumps to each step's square, and a caption per
 //! step (step number, what happened, solutions so far). The file grows with the steps, so
 //! [`MAX_STEPS`] bounds it.
+//!
+//! It plays on opening; a pause button holds the current frame and a play button starts it
+//! again from the first step (SMIL `begin`/`end` on clicks, still no script). Under
+//! `prefers-reduced-motion` it shows the last board, still, instead. Marks are shapes as well
+//! as colours (a hatch for attacked squares, a dashed frame for a queen taken back, a cross for
+//! a rejected square), each at least 3:1 against both grey squares.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -45,7 +51,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
         boards.push(board.clone());
     }
     let px = (n * 48).clamp(240, 640);
-    let caption = 1.6;
+    let caption = 2.2;
     let height = n as f64 + caption;
     let mut s = String::new();
     let _ = writeln!(
@@ -60,11 +66,46 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
         trace.algo,
         if trace.complete { "" } else { " (the start)" }
     );
-    s.push_str(crate::format::svg::DEFS);
+    // Grey squares rather than brown: every mark then keeps 3:1 against both.
+    s.push_str(
+        &crate::format::svg::DEFS
+            .replace("#f0d9b5", "#f4f4f4")
+            .replace("#b58863", "#c4c4c4"),
+    );
+    s.push_str(
+        "<defs><pattern id=\"hatch\" width=\"0.25\" height=\"0.25\" patternUnits=\"userSpaceOnUse\" \
+         patternTransform=\"rotate(45)\"><rect width=\"0.07\" height=\"0.25\" fill=\"#000\" \
+         fill-opacity=\"0.6\"/></pattern></defs>\n\
+         <style>.still { display: none } @media (prefers-reduced-motion: reduce) { \
+         .moving { display: none } .still { display: inline } }</style>\n",
+    );
     let _ = writeln!(
         s,
         "<rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\"/>\n\
          <rect y=\"{n}\" width=\"{n}\" height=\"{caption}\" fill=\"#fff\"/>"
+    );
+    // Reduced motion: one still board, the first solution's (else the last step's).
+    let still = trace
+        .events
+        .iter()
+        .position(|e| matches!(e, Event::Solution { image: false, .. }))
+        .unwrap_or(steps.saturating_sub(1));
+    s.push_str("<g class=\"still\">");
+    if let Some(board) = boards.get(still) {
+        for row in 0..n {
+            if let Some(col) = board.queen(row) {
+                let _ = write!(s, "<use href=\"#queen\" x=\"{col}\" y=\"{row}\"/>");
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"0.1\" y=\"{:.2}\" font-size=\"0.36\">still: reduced motion</text>\
+         <text x=\"0.1\" y=\"{:.2}\" font-size=\"0.36\" fill=\"#444\">the board at step {} of {steps}</text>\
+         </g>\n<g class=\"moving\">",
+        n as f64 + 0.55,
+        n as f64 + 1.15,
+        still + 1
     );
     let anim = |values: &[String], key_times: &[usize], attr: &str| {
         let times: Vec<String> = key_times
@@ -73,6 +114,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
             .collect();
         format!(
             "<animate attributeName=\"{attr}\" calcMode=\"discrete\" dur=\"{dur:.2}s\" \
+             begin=\"0s;play.click\" end=\"pause.click\" fill=\"freeze\" \
              repeatCount=\"indefinite\" values=\"{}\" keyTimes=\"{}\"/>",
             values.join(";"),
             times.join(";")
@@ -87,7 +129,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
                 (
                     &shade as &dyn Fn(&Board) -> bool,
                     format!(
-                        "<rect x=\"{col}\" y=\"{row}\" width=\"1\" height=\"1\" fill=\"#c0392b\" fill-opacity=\"0\">"
+                        "<rect x=\"{col}\" y=\"{row}\" width=\"1\" height=\"1\" fill=\"url(#hatch)\" fill-opacity=\"0\">"
                     ),
                 ),
                 (
@@ -100,7 +142,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
                     continue;
                 }
                 let (attr, on, off, close) = if draw.starts_with("<rect") {
-                    ("fill-opacity", "0.35", "0", "</rect>")
+                    ("fill-opacity", "1", "0", "</rect>")
                 } else {
                     ("visibility", "visible", "hidden", "</use>")
                 };
@@ -116,27 +158,50 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
     let mut xs = Vec::new();
     let mut ys = Vec::new();
     let mut colours = Vec::new();
+    let mut dashes = Vec::new();
+    let mut crosses = Vec::new();
     for event in &trace.events {
         let (square, colour) = match *event {
-            Event::Place { row, col, .. } => (Some((row, col)), "#27ae60"),
-            Event::Reject { row, col, .. } => (Some((row, col)), "#e74c3c"),
-            Event::Remove { row, col } => (Some((row, col)), "#7f8c8d"),
+            Event::Place { row, col, .. } => (Some((row, col)), "#0050a0"),
+            Event::Reject { row, col, .. } => (Some((row, col)), "#a3000b"),
+            Event::Remove { row, col } => (Some((row, col)), "#3d3d3d"),
             _ => (None, "transparent"),
         };
         let (row, col) = square.unwrap_or((0, 0));
         xs.push(format!("{}", col as f64 + 0.05));
         ys.push(format!("{}", row as f64 + 0.05));
         colours.push(colour.to_string());
+        let back = matches!(event, Event::Remove { .. });
+        dashes.push(if back { "0.2 0.12" } else { "none" }.to_string());
+        let rejected = matches!(event, Event::Reject { .. });
+        crosses.push(if rejected { "visible" } else { "hidden" }.to_string());
     }
     if steps > 0 {
         let all: Vec<usize> = (0..steps).collect();
         let _ = writeln!(
             s,
             "<rect width=\"0.9\" height=\"0.9\" fill=\"none\" stroke-width=\"0.1\" stroke=\"none\">\
-             {}{}{}</rect>",
+             {}{}{}{}</rect>",
             anim(&xs, &all, "x"),
             anim(&ys, &all, "y"),
             anim(&colours, &all, "stroke"),
+            anim(&dashes, &all, "stroke-dasharray"),
+        );
+        // Shapes beside the colours: a cross on a rejected square.
+        let places: Vec<String> = xs
+            .iter()
+            .zip(&ys)
+            .map(|(x, y)| format!("{x} {y}"))
+            .collect();
+        let translate = anim(&places, &all, "transform").replace(
+            "<animate attributeName=\"transform\"",
+            "<animateTransform attributeName=\"transform\" type=\"translate\"",
+        );
+        let _ = writeln!(
+            s,
+            "<path d=\"M0.22 0.22L0.68 0.68M0.68 0.22L0.22 0.68\" stroke=\"#a3000b\" \
+             stroke-width=\"0.12\" visibility=\"hidden\">{translate}{}</path>",
+            anim(&crosses, &all, "visibility"),
         );
     }
     // One caption per step, shown during its frame (the last one through the tail).
@@ -164,7 +229,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
             s,
             "<g visibility=\"hidden\">{}<text x=\"0.1\" y=\"{y1:.2}\" font-size=\"{font}\">step {} of {steps} \
              · {} solution{}</text><text x=\"0.1\" y=\"{y2:.2}\" font-size=\"{font}\" \
-             fill=\"#555\">{}</text></g>",
+             fill=\"#444\">{}</text></g>",
             anim(&values, &times, "visibility"),
             i + 1,
             solutions,
@@ -174,7 +239,23 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
             y2 = n as f64 + 1.15,
         );
     }
-    s.push_str("</svg>\n");
+    // Pause holds the frame shown; play starts again from the first step.
+    let y = n as f64 + 1.45;
+    for (id, x, label, text) in [
+        ("pause", 0.1, "pause", "\u{275A}\u{275A} pause"),
+        ("play", 1.8, "play from the start", "\u{25B6} play"),
+    ] {
+        let _ = writeln!(
+            s,
+            "<g id=\"{id}\" cursor=\"pointer\" role=\"button\" aria-label=\"{label}\">\
+             <rect x=\"{x}\" y=\"{y:.2}\" width=\"1.5\" height=\"0.6\" rx=\"0.1\" fill=\"#eee\" \
+             stroke=\"#333\" stroke-width=\"0.03\"/><text x=\"{:.2}\" y=\"{:.2}\" \
+             font-size=\"0.3\">{text}</text></g>",
+            x + 0.15,
+            y + 0.4
+        );
+    }
+    s.push_str("</g>\n</svg>\n");
     out.write_all(s.as_bytes())
 }
 

@@ -13,7 +13,7 @@ use super::{Board, Event, Trace};
 /// let mut out = Vec::new();
 /// nqueens::trace::text::write(&mut out, &t, true).unwrap();
 /// let text = String::from_utf8(out).unwrap();
-/// assert!(text.lines().nth(1).unwrap().ends_with("place    row 0 col 0"));
+/// assert!(text.lines().nth(1).unwrap().ends_with("place    row 1 col 1"));
 /// ```
 pub fn write(out: &mut impl Write, trace: &Trace, compact: bool) -> io::Result<()> {
     writeln!(

@@ -1,0 +1,39 @@
+// Screenshots of a trace's page at its start, middle and end, of its animated SVG, and its
+// storyboard, to look at what learners see (scripts/render-trace.sh calls this).
+//   node tests/browser/screenshots.mjs OUT_DIR N ALGO NQUEENS_BIN
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const [out, n, algo, bin] = process.argv.slice(2);
+const dir = resolve(out);
+mkdirSync(dir, { recursive: true });
+const run = (args) => execFileSync(bin, args, { maxBuffer: 64 << 20 });
+writeFileSync(`${dir}/trace.html`, run(["trace", n, "--algo", algo, "--format", "html"]));
+writeFileSync(`${dir}/storyboard.svg`, run(["trace", "5", "--algo", algo, "--format", "storyboard", "--limit", "60"]));
+writeFileSync(`${dir}/trace.svg`, run(["trace", "5", "--algo", algo, "--format", "svg", "--limit", "400"]));
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
+const p = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+await p.goto(`file://${dir}/trace.html`);
+await p.waitForSelector("body[data-ready=true]");
+const total = Number(/of (\d+)/.exec(await p.textContent(".caption"))[1]);
+for (const [name, step] of [["start", 40], ["middle", Math.floor(total / 2)], ["end", total]]) {
+  await p.evaluate((s) => { location.hash = "#step=" + s; }, step);
+  await p.waitForFunction((s) => document.querySelector(".caption").textContent.startsWith("Step " + s + " "), step);
+  await p.waitForTimeout(200);
+  await p.screenshot({ path: `${dir}/html-${name}.png` });
+  console.log(`${dir}/html-${name}.png (step ${step})`);
+}
+const narrow = await browser.newPage({ viewport: { width: 420, height: 900 } });
+await narrow.goto(`file://${dir}/trace.html#step=40`);
+await narrow.waitForSelector("body[data-ready=true]");
+await narrow.screenshot({ path: `${dir}/html-narrow.png` });
+const svg = await browser.newPage({ viewport: { width: 300, height: 400 } });
+await svg.goto(`file://${dir}/trace.svg`);
+await svg.waitForTimeout(3000);
+await svg.screenshot({ path: `${dir}/svg-3s.png` });
+const board = await browser.newPage({ viewport: { width: 900, height: 700 } });
+await board.goto(`file://${dir}/storyboard.svg`);
+await board.screenshot({ path: `${dir}/storyboard.png` });
+await browser.close();
