@@ -273,3 +273,29 @@ fn no_restarts_gives_the_same_answers() {
             .stderr(predicate::str::contains("restarts 0,"));
     }
 }
+
+#[test]
+fn all_completions_as_svg_are_one_gallery_that_verify_reads_back() {
+    // Every completion of the empty 6 board (its 4 solutions) as one SVG document, not one
+    // document per completion (which browsers refuse as a file).
+    let out = complete()
+        .args(["complete", "--all", "--format", "svg"])
+        .write_stdin("6\n")
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+    let roots = text.matches("xmlns=").count();
+    assert_eq!(roots, 1, "one root document");
+    assert_eq!(
+        text.matches("<svg").count(),
+        1 + 4,
+        "the root and a board per completion"
+    );
+    complete()
+        .arg("verify")
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("4 placements, all solutions"));
+}

@@ -84,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         (count, status)
     } else if args.all {
-        let mut sink = Sink::new(&mut out, format, None);
+        let mut sink = Sink::new(&mut out, instance.n(), format, None);
         let mut wrong = None;
         let status = solver.for_each(|p| match check(&instance, p) {
             Ok(()) => sink.emit(p),

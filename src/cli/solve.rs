@@ -1,11 +1,10 @@
 //! `nqueens solve`: print every solution (or one per symmetry class) for N, streamed.
 //!
 //! Solutions are written as they are found, never collected, so `solve 30 --limit 5` answers
-//! at once and `solve 14 | head` stops the search when `head` has had enough. The one
-//! exception is `--format svg`: a gallery is one SVG document whose size depends on how many
-//! boards it holds, so its solutions are gathered first (at most [`GALLERY_MAX`]).
+//! at once and `solve 14 | head` stops the search when `head` has had enough (except an SVG
+//! gallery, which is one document: see [`super::sink`]).
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter};
 use std::ops::ControlFlow;
 
 use nqueens::Placement;
@@ -18,10 +17,6 @@ use super::sink::Sink;
 /// Boards up to this size are drawn by default; bigger ones are written as perm lines, since a
 /// drawn board of N squares a side is 2N characters wide.
 const BOARD_UP_TO: usize = 16;
-
-/// The most boards one SVG gallery holds without --limit: all 14,200 solutions of 12, a file
-/// of a few MB; more is refused with a pointer to --limit.
-const GALLERY_MAX: u64 = 20_000;
 
 /// Arguments of `nqueens solve`.
 #[derive(clap::Args)]
@@ -55,10 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Format::Perm
     });
-    if format == Format::Svg {
-        return gallery(&args);
-    }
-    let mut sink = Sink::new(BufWriter::new(io::stdout().lock()), format, args.limit);
+    let mut sink = Sink::new(BufWriter::new(io::stdout().lock()), n, format, args.limit);
     let mut emit = |p: &Placement| sink.emit(p);
     search(&args, &mut emit)?;
     let Some(written) = sink.finish()? else {
@@ -114,34 +106,4 @@ fn report(args: &Args, count: u64, cut: bool) {
         Some(limit) if cut => eprintln!("{count} {what} (stopped at --limit {limit})"),
         _ => eprintln!("{count} {what}"),
     }
-}
-
-/// `--format svg`: every solution asked for as one SVG gallery.
-fn gallery(args: &Args) -> anyhow::Result<()> {
-    let most = args.limit.unwrap_or(GALLERY_MAX);
-    let mut all = Vec::new();
-    let mut cut = false;
-    search(args, &mut |p| {
-        if all.len() as u64 == most {
-            cut = true;
-            return ControlFlow::Break(());
-        }
-        all.push(p.clone());
-        ControlFlow::Continue(())
-    })?;
-    if cut && args.limit.is_none() {
-        return Err(bad_input(format!(
-            "more than {GALLERY_MAX} solutions for one SVG gallery; draw the first K with --limit K"
-        )));
-    }
-    let mut out = BufWriter::new(io::stdout().lock());
-    let written =
-        nqueens::format::svg::write_gallery(&mut out, args.n, &all).and_then(|()| out.flush());
-    match written {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
-        Err(e) => return Err(anyhow::Error::new(e).context("cannot write the output")),
-    }
-    report(args, all.len() as u64, cut);
-    Ok(())
 }
