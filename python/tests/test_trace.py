@@ -15,8 +15,19 @@ def test_the_same_steps_as_the_command_line(cli, algo):
         [cli, "trace", "6", "--algo", algo, "--format", "json", "--limit", "5000"],
         check=True, capture_output=True, text=True,
     ).stdout.splitlines()
-    assert json.loads(lines[0]) == {"trace": "nqueens", "n": 6, "algo": algo}
-    assert list(t) == [json.loads(line) for line in lines[1:-1]]
+    assert json.loads(lines[0]) == {
+        "trace": "nqueens", "n": 6, "algo": algo, "numbering": "from 1",
+    }
+    # The same steps, counted from 0 as every placement in Python is.
+    assert t.numbering == "from 0"
+    steps = [json.loads(line) for line in lines[1:-1]]
+    for step in steps:
+        for key in ("row", "col"):
+            if key in step:
+                step[key] -= 1
+        if "cols" in step:
+            step["cols"] = [c - 1 for c in step["cols"]]
+    assert list(t) == steps
     assert t.summary == json.loads(lines[-1])
 
 

@@ -33,6 +33,7 @@ import os
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
+    Any,
     Callable,
     Dict,
     Iterable,
@@ -860,16 +861,29 @@ def complete(
 Step = Dict[str, object]
 
 
+def _from_zero(step: Dict[str, Any]) -> Step:
+    """A step of the command line's JSON trace (rows and columns from 1) counted from 0."""
+    for key in ("row", "col"):
+        if key in step:
+            step[key] -= 1
+    if "cols" in step:
+        step["cols"] = [c - 1 for c in step["cols"]]
+    return step
+
+
 class Trace(Sequence[Step]):
     """The steps of a ladder algorithm's search, from :func:`trace`: a sequence of
-    :data:`Step` dicts, the same objects as the lines of ``nqueens trace N --algo A --format
-    json`` between its header and summary. In a notebook it shows the library's player (the
-    page of ``nqueens trace --format html``, with its controls and search tree).
+    :data:`Step` dicts, the lines of ``nqueens trace N --algo A --format json`` between its
+    header and summary, with rows and columns counted from 0 like every placement of this
+    package (the command line counts them from 1, as its header's ``numbering`` says). In a
+    notebook it shows the library's player (the page of ``nqueens trace --format html``, with
+    its controls and search tree).
 
     Attributes:
         n: board size.
         algo: the algorithm.
         limit: the step limit asked for, or ``None``.
+        numbering: ``"from 0"``: how the steps count rows and columns.
         summary: the command line's last line: ``end`` (``"complete"`` or ``"limit"``),
             ``steps``, ``nodes``, ``checks``, ``solutions``.
     """
@@ -878,7 +892,8 @@ class Trace(Sequence[Step]):
         self.n = n
         self.algo = algo
         self.limit = limit
-        self._steps: List[Step] = [json.loads(line) for line in lines[1:-1]]
+        self.numbering = "from 0"
+        self._steps: List[Step] = [_from_zero(json.loads(line)) for line in lines[1:-1]]
         self.summary: Dict[str, object] = json.loads(lines[-1])
 
     @overload
@@ -899,7 +914,7 @@ class Trace(Sequence[Step]):
         return self.summary.get("end") == "complete"
 
     def html(self) -> str:
-        """The library's self-contained player page (at most 20,000 steps)."""
+        """The library's self-contained player page (at most 1,000,000 steps)."""
         return _nqueens.trace(self.n, algo=self.algo, limit=self.limit, html=True)
 
     def _repr_html_(self) -> str:
@@ -920,12 +935,12 @@ def trace(n: SupportsIndex, *, algo: str = "backtracking", limit: Optional[Suppo
     dead end and back-up, every solution.
 
     A search longer than 300,000 steps is refused unless ``limit`` asks for its first steps
-    (the notebook player holds 20,000).
+    (the notebook player holds 1,000,000). Rows and columns count from 0.
 
     >>> import nqueens
     >>> t = nqueens.trace(4, algo="backtracking")
     >>> t[0]
-    {'step': 1, 'event': 'place', 'row': 0, 'col': 0}
+    {'step': 1, 'event': 'place', 'row': 0, 'col': 0, 'checks': 0}
     >>> t.summary["solutions"], t.complete
     (2, True)
     >>> len(nqueens.trace(8, algo="flags", limit=100))
