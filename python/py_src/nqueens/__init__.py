@@ -864,7 +864,7 @@ Step = Dict[str, object]
 def _from_zero(step: Dict[str, Any]) -> Step:
     """A step of the command line's JSON trace (rows and columns from 1) counted from 0."""
     for key in ("row", "col"):
-        if key in step:
+        if step.get(key) is not None:
             step[key] -= 1
     if "cols" in step:
         step["cols"] = [c - 1 for c in step["cols"]]
