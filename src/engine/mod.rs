@@ -25,6 +25,7 @@ use std::sync::atomic::AtomicBool;
 pub mod backtrack;
 pub mod bounds;
 pub mod checkpoint;
+pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod join;

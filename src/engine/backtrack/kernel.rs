@@ -17,11 +17,14 @@
 //!
 //! The loop is compiled twice: a portable copy, and on x86-64 a copy with `popcnt` and `bmi1`
 //! enabled (single instructions for counting bits and isolating the lowest one), chosen at run
-//! time, so no `target-cpu=native` is needed.
+//! time through the engine's CPU layer ([`crate::engine::cpu`]), so no `target-cpu=native` is
+//! needed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::constellation::{Frame, Start};
+#[cfg(target_arch = "x86_64")]
+use crate::engine::cpu::{self, Isa};
 
 /// Solutions and search nodes (queens placed) of one task.
 ///
@@ -83,23 +86,26 @@ pub fn count_with_nodes(frame: &Frame, start: Start) -> Count {
     dispatch::<true>(frame, start, &AtomicBool::new(false))
 }
 
+/// The search, with the copy [`Isa::chosen`](crate::engine::cpu::Isa::chosen) names: any vector copy of the CPU layer also
+/// proves `popcnt` and `bmi1`, the instructions this loop gains from.
 fn dispatch<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> Count {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-        {
-            // SAFETY: the CPU has just been checked to support every feature `search_x86`
-            // is compiled for.
-            return unsafe { search_x86::<NODES>(frame, start, stop) };
-        }
+    if let Some(cpu) = cpu::Avx2::for_isa(Isa::chosen()) {
+        // SAFETY: `cpu` proves the CPU has the features `search_x86` is compiled for.
+        return unsafe { search_x86::<NODES>(cpu, frame, start, stop) };
     }
     search::<NODES>(frame, start, stop)
 }
 
+/// The search compiled with `popcnt` and `bmi1`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1")]
-unsafe fn search_x86<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> Count {
+fn search_x86<const NODES: bool>(
+    _: cpu::Avx2,
+    frame: &Frame,
+    start: Start,
+    stop: &AtomicBool,
+) -> Count {
     search::<NODES>(frame, start, stop)
 }
 

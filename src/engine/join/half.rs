@@ -459,6 +459,7 @@ impl Quarters {
     #[inline(always)]
     pub fn half_words<K: Kernel>(
         &self,
+        kernel: K,
         cols: u32,
         middle: u32,
         side: Side,
@@ -467,7 +468,15 @@ impl Quarters {
     ) -> bool {
         let from = out.len();
         let shape = self.shape;
-        self.place::<K>(cols, middle, shape.word_mask(), out, limit + 1, |_| false);
+        self.place(
+            kernel,
+            cols,
+            middle,
+            shape.word_mask(),
+            out,
+            limit + 1,
+            |_| false,
+        );
         if side == Side::Bottom {
             // Turned once listed, not for every pair tried.
             for w in &mut out[from..] {
@@ -482,8 +491,14 @@ impl Quarters {
     /// (`entry & shape.blocked(columns) != 0`; trim it with `shape.word_mask()`); stops and
     /// returns `false` once `out` holds more than `limit` of them.
     #[inline(always)]
-    pub fn top_entries<K: Kernel>(&self, cols: u32, out: &mut Vec<u64>, limit: usize) -> bool {
-        self.place::<K>(cols, 0, !0, out, limit + 1, |_| false);
+    pub fn top_entries<K: Kernel>(
+        &self,
+        kernel: K,
+        cols: u32,
+        out: &mut Vec<u64>,
+        limit: usize,
+    ) -> bool {
+        self.place(kernel, cols, 0, !0, out, limit + 1, |_| false);
         out.len() <= limit
     }
 
@@ -493,6 +508,7 @@ impl Quarters {
     #[inline(always)]
     pub fn for_each_half<K: Kernel>(
         &self,
+        kernel: K,
         cols: u32,
         middle: u32,
         side: Side,
@@ -504,7 +520,8 @@ impl Quarters {
             batch.drain(..).for_each(|w| emit(shape.turn(w, side)));
             true
         };
-        self.place::<K>(
+        self.place(
+            kernel,
             cols,
             middle,
             shape.word_mask(),
@@ -520,8 +537,10 @@ impl Quarters {
     /// the OR of its quarters' entries, ANDed with `mask`. Whenever `out` holds `batch` or
     /// more, calls `full(out)`, and stops if that returns `false`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn place<K: Kernel>(
         &self,
+        kernel: K,
         cols: u32,
         middle: u32,
         mask: u64,
@@ -573,7 +592,7 @@ impl Quarters {
                 outer
             } else {
                 kept.clear();
-                append_pairs::<K>(&mut kept, 0, blocked, !0, outer);
+                append_pairs(kernel, &mut kept, 0, blocked, !0, outer);
                 &kept[..]
             }
             .iter()
@@ -581,9 +600,9 @@ impl Quarters {
             while let Some(first) = free.next() {
                 match free.next() {
                     Some(second) => {
-                        append_pairs_many::<K, 2>(out, [first, second], blocked, mask, inner)
+                        append_pairs_many(kernel, out, [first, second], blocked, mask, inner)
                     }
-                    None => append_pairs::<K>(out, first, first | blocked, mask, inner),
+                    None => append_pairs(kernel, out, first, first | blocked, mask, inner),
                 }
                 if out.len() >= batch && !full(out) {
                     return;
@@ -659,7 +678,8 @@ mod most_words {
             let most = Combinations::new(n, shape.h)
                 .map(|cols| {
                     out.clear();
-                    assert!(lists.top_entries::<super::super::kernel::Portable>(
+                    assert!(lists.top_entries(
+                        super::super::kernel::Portable,
                         cols,
                         &mut out,
                         usize::MAX - 1
