@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use nqueens::engine::backtrack::{BacktrackTasks, kernel};
-use nqueens::engine::checkpoint::{Header, Journal};
-use nqueens::engine::shard::Slice;
+use nqueens::engine::checkpoint::Journal;
+use nqueens::engine::list::{Header, Slice};
 use nqueens::engine::{Tally, TaskSet, run};
 
 fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {

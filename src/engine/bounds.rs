@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use super::Strategy;
 use super::Tally;
-use super::shard::Slice;
+use super::list::Slice;
 
 /// An upper bound on the solutions of `n` queens: the published count where known, else `n!`
 /// (saturating beyond what a `u128` holds, far past the engine's largest board).

@@ -17,6 +17,7 @@
 //! Most users want [`crate::count`] or [`crate::Counter`], which put these together.
 //! - [`bounds`]: what a task's tally can be, to check numbers read from files.
 //! - [`checkpoint`]: an append-only journal of finished tasks, to resume a stopped count.
+//! - [`list`]: the identity of a task list and its slices, which checkpoints and shards name.
 //! - [`shard`]: slices of the list for many machines, and their merge.
 
 use std::ops::AddAssign;
@@ -29,6 +30,7 @@ pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod join;
+pub mod list;
 pub mod run;
 pub mod shard;
 
