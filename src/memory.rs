@@ -7,7 +7,7 @@
 //! of a 32768 x 32768 board): there the memory may simply not be there (an address-space or
 //! data limit, a cgroup, a busy machine), and the caller, a command line or a Python
 //! interpreter, must live on to say so. Estimates made beforehand
-//! ([`available_memory`](crate::counter::available_memory)) catch most cases; these catch the rest.
+//! ([`available_memory`]) catch most cases; these catch the rest.
 
 use std::collections::TryReserveError;
 

@@ -191,6 +191,10 @@ impl Journal {
     /// Opens the checkpoint at `path` for the count described by `header`, creating it if it
     /// does not exist, and returns the journal with the tasks it already holds (example on
     /// [`Journal`]).
+    ///
+    /// # Errors
+    /// [`CheckpointError`]: the file cannot be opened, locked, read or written, is not a regular
+    /// file, belongs to another count, or holds a corrupt or implausible record.
     pub fn open(
         path: &Path,
         header: &Header,
@@ -311,6 +315,9 @@ impl Journal {
 
     /// Appends the result of task `index` (flushed to disk within a second; example on
     /// [`Journal`]).
+    ///
+    /// # Errors
+    /// [`CheckpointError`] if the write fails or the file no longer holds the journal.
     pub fn record(&self, index: usize, tally: Tally) -> Result<(), CheckpointError> {
         if let Some(&why) = self.lost.get() {
             return Err(self.lost_error(why));
@@ -329,6 +336,9 @@ impl Journal {
 
     /// Flushes every record to disk now, and checks that the file at the journal's path still
     /// holds them (example on [`Journal`]).
+    ///
+    /// # Errors
+    /// [`CheckpointError`] if the flush fails or the file no longer holds the journal.
     pub fn sync(&self) -> Result<(), CheckpointError> {
         let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.sync_data().map_err(|source| CheckpointError::Io {

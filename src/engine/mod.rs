@@ -284,6 +284,9 @@ pub enum EngineError {
 /// assert_eq!((sum.total, sum.unique()), (2680, 341));
 /// assert!(task_list(0, Strategy::Join).is_err());
 /// ```
+///
+/// # Errors
+/// [`EngineError::OutOfRange`] for an `n` the strategy does not count.
 pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, EngineError> {
     Ok(match strategy {
         Strategy::Backtrack => Box::new(backtrack::BacktrackTasks::new(n)?),
@@ -298,6 +301,9 @@ pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, Engin
 /// assert!(check(32, Strategy::Backtrack).is_ok());
 /// assert!(check(27, Strategy::Join).is_err());
 /// ```
+///
+/// # Errors
+/// [`EngineError::OutOfRange`] for an `n` the strategy does not count.
 pub fn check(n: usize, strategy: Strategy) -> Result<(), EngineError> {
     match strategy {
         Strategy::Backtrack => backtrack::check(n),
@@ -429,6 +435,9 @@ impl GpuError {
 /// use nqueens::engine::{device_available, Device};
 /// assert!(device_available(Device::Cpu).is_ok());
 /// ```
+///
+/// # Errors
+/// [`GpuError`] saying what is missing for the GPU.
 pub fn device_available(device: Device) -> Result<(), GpuError> {
     match device {
         Device::Cpu => Ok(()),

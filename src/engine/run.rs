@@ -80,6 +80,10 @@ pub enum RunError<E> {
 /// let out = run::count_tasks(set.as_ref(), &all, 2, &never, &|_, _| Ok::<(), ()>(())).unwrap();
 /// assert_eq!((out.tally.total, out.tally.unique()), (724, 92));
 /// ```
+///
+/// # Errors
+/// [`RunError::Threads`] if the pool cannot start, [`RunError::Callback`] with the first
+/// error of `on_done`.
 pub fn count_tasks<E: Send>(
     tasks: &dyn TaskSet,
     todo: &[usize],

@@ -127,6 +127,9 @@ impl ShardResult {
     /// assert!(ShardResult::read(&b"{\"format\": 1}"[..]).is_err());
     /// assert!(ShardResult::read(std::io::repeat(b' ')).unwrap_err().contains("larger than"));
     /// ```
+    ///
+    /// # Errors
+    /// Why the input is not a shard result, in words.
     pub fn read(input: impl Read) -> Result<ShardResult, String> {
         let mut text = Vec::new();
         input
@@ -257,6 +260,10 @@ fn list(missing: &[RangeInclusive<usize>]) -> String {
 /// assert_eq!((sum.total, sum.unique()), (92, 12));
 /// assert!(merge(&[shard(1)]).is_err());
 /// ```
+///
+/// # Errors
+/// [`MergeError`] if the results belong to different counts, miss or repeat a shard, or
+/// one is damaged.
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
     let (first_name, first) = results.first().ok_or(MergeError::Empty)?;
     // Keyed by shard rather than a slot for each of `shards`: memory follows the files given,

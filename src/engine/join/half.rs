@@ -147,7 +147,7 @@ pub(super) enum Side {
 ///
 /// The pairs with the same columns get consecutive keys, by rows in increasing order, the
 /// order in which a half visits them: its lists are then read front to back, not gathered
-/// from all over memory (measured: a cache miss per row set had cost 7% at `n = 18`).
+/// from all over memory.
 struct Keys {
     /// Index of a mask among the masks with as many bits, in increasing order.
     rank: Vec<u32>,
@@ -248,7 +248,7 @@ impl QuarterList {
         let mut next = start.clone();
         // The placements come in the search's order, each to its key's place: a cache miss
         // per write (the list is 14 MB at n = 18). So each place is fetched ahead and written
-        // `AHEAD` placements later, from a ring: the two lists measured 1.3x faster at n = 18.
+        // `AHEAD` placements later, from a ring, so the fetches overlap.
         const AHEAD: usize = 32;
         let mut ring = [(0, 0); AHEAD];
         let mut placed = 0;
@@ -411,8 +411,7 @@ impl Quarters {
     /// Lists the placements of both quarters of an `n` board.
     ///
     /// The first task of a run builds them while the other threads wait for them, so on more
-    /// than one thread the two quarters are built at once (measured: 0.14 s on one thread at
-    /// `n = 18`, 5% of the whole count).
+    /// than one thread the two quarters are built at once.
     ///
     /// `None` if `stop` was set while they were being made.
     pub fn new(shape: &Shape, stop: &AtomicBool) -> Option<Quarters> {
@@ -581,13 +580,10 @@ impl Quarters {
             } else {
                 (rights, lefts)
             };
-            // The outer entries two at a time, each inner entry loaded once for both
-            // (measured with AVX-512: N = 17 about 1.03x faster on one thread, four at a time no
-            // faster; with AVX2, see `pair_up_avx2`).
+            // The outer entries two at a time, each inner entry loaded once for both.
             // A placement attacking the middle queen is dropped first if outside (by the
-            // vector step, without a branch: about a third attack it, so a filter's branch was
-            // mispredicted often; N = 19 on 2 threads 1.04x faster), and fails the pair test
-            // if inside.
+            // vector step, without a branch: about a third attack it, so a filter's branch
+            // would be mispredicted often), and fails the pair test if inside.
             let mut free = if blocked == 0 {
                 outer
             } else {

@@ -124,6 +124,9 @@ pub struct JoinTasks {
 /// assert!(nqueens::engine::join::check(26).is_ok());
 /// assert!(nqueens::engine::join::check(27).is_err());
 /// ```
+///
+/// # Errors
+/// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
 pub fn check(n: usize) -> Result<(), EngineError> {
     if (1..=MAX_N).contains(&n) {
         Ok(())
@@ -147,6 +150,9 @@ impl JoinTasks {
     /// assert_eq!((sum.total, sum.unique()), (14200, 1787));
     /// assert!(JoinTasks::new(27).is_err());
     /// ```
+    ///
+    /// # Errors
+    /// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
     pub fn new(n: usize) -> Result<Self, EngineError> {
         check(n)?;
         let shape = Shape::new(n);
@@ -175,6 +181,9 @@ impl JoinTasks {
     /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
     /// assert_eq!(sum.total, 724);
     /// ```
+    ///
+    /// # Errors
+    /// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
     pub fn with_chunk(n: usize, chunk: usize) -> Result<Self, EngineError> {
         let mut tasks = JoinTasks::new(n)?;
         tasks.chunk = chunk.max(1);
@@ -737,11 +746,9 @@ fn joins(shape: &Shape, cols: u32) -> impl Iterator<Item = (usize, u64)> + '_ {
 /// bottom's columns), and the mirror image of that. The weight is the number of distinct ones.
 ///
 /// Why the largest: its top half holds column `n - 1` (where a member's does), and the halves
-/// that hold the edge columns have the most placements (at `n = 19`, 11,929 on average with
-/// both, 7,890 with one, 5,226 with neither). A task lists its top half once and the bottom
-/// half once per join, so the longer half should be on top: with the largest, it is in 84% of
-/// the families at `n = 19`, and the bottom words listed per join fell to half of what the
-/// smallest left (N = 19 on 2 threads 1.10x faster, whole process).
+/// that hold the edge columns have the most placements. A task lists its top half once and
+/// the bottom half once per join, so the longer half should be on top, and with the largest it
+/// mostly is (`docs/engine-trials.md`).
 fn family_weight(shape: &Shape, cols: u32, mid: usize) -> Option<u32> {
     let n = shape.n;
     let mirror = |c: u32| c.reverse_bits() >> (32 - n);
@@ -852,8 +859,8 @@ const _: () = assert!(MAX_N <= 32);
 
 /// `true` if joining half-boards beats backtracking for `n`.
 ///
-/// Measured against the backtracking engine on one thread (CPU time): about even up to
-/// `n = 13`, where both take milliseconds; 1.4x faster at 14 and 15, 3x at 16.
+/// Below 14 both take milliseconds and are about even; from 14 on the join is faster, and
+/// the gap grows with `n` (`docs/engine.md`).
 ///
 /// ```
 /// assert!(nqueens::engine::join::preferred(18));

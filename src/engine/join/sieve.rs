@@ -3,10 +3,10 @@
 //! The join asks, for every word `v` of one half, how many stored words `u` of the other half
 //! have `u & v == 0`. Four tricks make that a few vector instructions per 256 or 512 pairs:
 //!
-//! 1. **Bit slicing.** The stored words are kept transposed in groups of one vector register's
-//!    width (256 words with AVX2, 512 with AVX-512: [`NARROW`] or [`WIDE`] lanes of 64; with
-//!    some kernels a side that fits 256 words is kept narrow, see `Tuning::narrow_halves`): a row
-//!    per bit position says which words of the group *lack* that bit. The words disjoint from
+//! 1. **Bit slicing.** The stored words are kept transposed in groups of 256 or 512 words
+//!    ([`NARROW`] or [`WIDE`] lanes of 64, the layout in `layout.rs`; where the tuning says so,
+//!    a side that fits 256 words is kept narrow, see `Tuning::narrow_halves`): a row per bit
+//!    position says which words of the group *lack* that bit. The words disjoint from
 //!    `v` are the AND of the rows of `v`'s bits, and their number is a popcount.
 //! 2. **Rows ANDed ahead of time** (the "Four Russians" trick). The bit positions are cut into
 //!    chunks of [`SPAN`] bits, and each chunk keeps the AND for every one of its `2^SPAN`
@@ -22,10 +22,11 @@
 //!    chunks slice only the other bits (gathered per query with `pext`): 5 chunks instead of 6
 //!    at `n = 18`, 5 instead of 7 at `n = 20` ([`Sieve::build`]).
 //!
-//! The loops run group by group: a group's rows (10 KB at `n = 18`, 20 KB with AVX-512) stay
-//! in the L1 cache while every query that may meet it passes. The query loop is a [`Kernel`]
-//! method, so that the AVX-512 copy can be written with intrinsics while the others stay plain
-//! Rust.
+//! The loops run group by group: a group's rows (10 to 20 KB) stay in the L1 cache while every
+//! query that may meet it passes. The step per group and query class is a [`Kernel`] method,
+//! so that each vector kernel writes it with its own intrinsics (AVX2's and AVX-512's) while
+//! the portable one stays plain Rust; the loops around it are compiled once per kernel, in a
+//! function that [`Kernel::compiled`] gives the kernel's CPU features.
 //! Sorting a list into [`Classes`] is done once per join and serves both as stored words and
 //! as queries.
 
@@ -43,7 +44,7 @@ const MAX_CUT: usize = 8;
 /// The most cut bits added to save a chunk.
 const SPARE_CUT: usize = 2;
 /// Stored words per bucket, about, for groups of `lanes` lanes: fewer make more groups
-/// straddle buckets, more skip fewer pairs (measured at `n = 16..18`).
+/// straddle buckets, more skip fewer pairs.
 const fn bucket_words(lanes: usize) -> usize {
     64 * lanes / 4
 }
@@ -277,10 +278,8 @@ const PARTS: usize = 4;
 /// counters of its own, and a class holds run 0's words, then run 1's, and so on: the order
 /// given is kept. Neighbouring words are often of the same class (a half's words come in
 /// pairs of quarter entries, one entry with many others), and with one counter per class each
-/// word waited for its neighbour's increment to be stored and loaded back. On AMD's Zen 3,
-/// whose AVX2 join sorts with this loop, 4 runs made n = 18 1.08x faster on one thread and
-/// n = 19 1.07x on two (whole process, paired runs, medians of 11 and 5); 2 runs were 1.09x
-/// slower than 4 at n = 18, 8 no faster.
+/// word waited for its neighbour's increment to be stored and loaded back; with runs of
+/// their own, neighbours no longer wait for each other.
 #[inline(always)]
 fn place(
     first: &mut [u32; SLOTS],
@@ -342,7 +341,7 @@ fn in_runs(words: &[u64], mut visit: impl FnMut(usize, u64)) {
     }
 }
 
-/// Words per block of [`Bins`] (32 and 128 measured no faster at `n = 17, 18`).
+/// Words per block of [`Bins`].
 const BIN: usize = 64;
 
 /// The sort's one pass over the words: each word goes straight to the end of its class, held
@@ -350,8 +349,7 @@ const BIN: usize = 64;
 /// classes are then copied out one after the other ([`Bins::gather`]).
 ///
 /// A counting sort reads the words twice, once to count the classes and once to place them;
-/// dealing them into blocks reads them once, and copying whole blocks out is cheap (at
-/// `n = 17`, with few classes, the join measured 1.06x faster).
+/// dealing them into blocks reads them once, and copying whole blocks out is cheap.
 /// A class's last block may be part full, so the store needs at most a block per [`BIN`]
 /// words and one more per class that has words.
 #[derive(Default)]

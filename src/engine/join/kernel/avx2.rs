@@ -261,9 +261,7 @@ unsafe fn pair_up_avx2<const M: usize>(
     if !rest.is_empty() {
         // The last one to three as one more step, the lanes past the end neither read nor
         // kept, rather than a loop of one at a time whose varying length would end in a
-        // mispredicted branch on most calls (the lists are short). With the others loaded
-        // once for two entries, on Zen 3: n = 19 on two threads 1.06x faster, n = 17 on one
-        // 1.04x (whole process, paired runs, medians of 11 and 41).
+        // mispredicted branch on most calls (the lists are short).
         let lanes = _mm256_cmpgt_epi64(
             _mm256_set1_epi64x(rest.len() as i64),
             _mm256_setr_epi64x(0, 1, 2, 3),
