@@ -477,8 +477,7 @@ impl<'a> Counter<'a> {
     /// assert_eq!(Counter::new(8).threads(10_000).thread_count(), cores);
     /// ```
     pub fn thread_count(&self) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-        self.threads.map_or(cores, |t| t.min(cores))
+        self.threads.map_or(cores(), |t| t.min(cores()))
     }
 
     /// Checks everything that can be checked without counting: the size against the method's
@@ -727,6 +726,13 @@ impl<'a> Counter<'a> {
             notes,
         })
     }
+}
+
+/// The cores this process may use, asked once: on Linux the question reads the cgroup's files,
+/// which costs more than a small count.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
 }
 
 /// The task list of a small board (up to [`ON_THIS_THREAD`]), made once per process and kept:
