@@ -103,6 +103,7 @@ impl Kernel for Avx2 {
 unsafe fn compiled_avx2<W: Compiled>(k: Avx2, work: W) -> u64 {
     work.run(k)
 }
+
 /// [`Kernel::disjoint`] with AVX2, for the first `R` registers of rows of `S` registers at
 /// `chunks` and `avoiding`.
 ///
@@ -117,8 +118,8 @@ unsafe fn compiled_avx2<W: Compiled>(k: Avx2, work: W) -> u64 {
 #[target_feature(enable = "avx2,bmi2")]
 #[inline]
 unsafe fn disjoint_avx2<const R: usize, const S: usize, const C: usize, const G: bool>(
-    chunks: *const std::arch::x86_64::__m256i,
-    avoiding: *const std::arch::x86_64::__m256i,
+    chunks: *const __m256i,
+    avoiding: *const __m256i,
     queries: &[u64],
     sliced: u64,
 ) -> u64 {
