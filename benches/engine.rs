@@ -10,13 +10,17 @@
 //! Then it measures the cost of a checkpoint at `CHECKPOINT_N` (default 18): the same count on
 //! two threads with and without every task recorded in a journal, and the time spent recording
 //! (`CHECKPOINT_N=0` skips it; `-- --checkpoint-only` skips everything else).
+//!
+//! `-- --small` measures instead, with criterion, what a small count costs through the front
+//! door (`nqueens::count(8)`, as the command line and Python make it): the task list and the
+//! CPU check are kept from one count to the next, and no thread starts.
 use std::time::{Duration, Instant};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use nqueens::engine::backtrack::{BacktrackTasks, kernel};
-use nqueens::engine::checkpoint::{Header, Journal};
-use nqueens::engine::shard::Slice;
+use nqueens::engine::checkpoint::Journal;
+use nqueens::engine::list::{Header, Slice};
 use nqueens::engine::{Tally, TaskSet, run};
 
 fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {
@@ -73,7 +77,23 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (T, Time) {
     (out.expect("at least one run"), best)
 }
 
+/// The cost of small counts through the front door, by criterion.
+fn small_counts() {
+    let mut c = criterion::Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    for n in [8, 10, 12] {
+        c.bench_function(&format!("nqueens::count({n})"), |b| {
+            b.iter(|| nqueens::count(std::hint::black_box(n)).expect("n in range"))
+        });
+    }
+    c.final_summary();
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--small") {
+        return small_counts();
+    }
     let sizes: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())

@@ -13,7 +13,8 @@ use std::time::Instant;
 use std::sync::atomic::AtomicBool;
 
 use nqueens::Counter;
-use nqueens::engine::join::{JoinTasks, Vectors};
+use nqueens::engine::cpu::Isa;
+use nqueens::engine::join::JoinTasks;
 use nqueens::engine::{Strategy, Tally, TaskSet, run};
 
 /// The ladder's plain bitboard counter: no symmetry, one row per step.
@@ -39,9 +40,9 @@ fn join(n: usize, threads: usize) -> Tally {
     engine(n, Strategy::Join, threads)
 }
 
-/// The join on 1 thread with the copy of its loops that `vectors` says.
-fn join_with(n: usize, vectors: Vectors) -> Tally {
-    let tasks = JoinTasks::new(n).expect("n in range").with_vectors(vectors);
+/// The join on 1 thread with the copy of its loops that `isa` names.
+fn join_with(n: usize, isa: Isa) -> Tally {
+    let tasks = JoinTasks::new(n).expect("n in range").with_isa(isa);
     let all: Vec<usize> = (0..tasks.len()).collect();
     let never = AtomicBool::new(false);
     run::count_tasks(&tasks, &all, 1, &never, &|_, _| Ok::<(), ()>(()))
@@ -76,7 +77,7 @@ fn main() {
          | join 1 thread, AVX2 loops | widest vs AVX2 |"
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let wider = JoinTasks::new(1).expect("in range").vectors_used() > Vectors::Avx2;
+    let wider = Isa::chosen() > Isa::Avx2;
     for &n in &sizes {
         let bb = if n <= measured_max {
             let (count, t) = seconds(|| bitboard(n));
@@ -119,7 +120,7 @@ fn main() {
             let (tally, t) = seconds(|| join(n, 2));
             (two, t2) = (tally, t2.min(t));
             if wider {
-                let (tally, t) = seconds(|| join_with(n, Vectors::Avx2));
+                let (tally, t) = seconds(|| join_with(n, Isa::Avx2));
                 (avx2, ta) = (Some(tally), ta.min(t));
             }
         }

@@ -11,115 +11,22 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::algo::{Algo, AlgoError};
-use crate::engine::checkpoint::{CheckpointError, Header, Journal};
+use crate::engine::checkpoint::{CheckpointError, Journal};
+use crate::engine::cpu::{Isa, IsaError};
+use crate::engine::list::Header;
+use crate::engine::list::Slice;
 use crate::engine::run::{self, RunError};
-use crate::engine::shard::Slice;
 use crate::engine::{self, Device, EngineError, GpuError, GpuReport, Strategy, Tally, TaskSet};
 
-/// The largest board [`Counter::run_here`] counts with the ladder's symmetry rung when neither a
-/// strategy nor an algorithm is asked for. Measured on a loaded 2-core machine, microseconds
-/// per count on the calling thread:
-///
-/// | N | symmetry rung | engine, backtrack tasks | engine, join tasks |
-/// |---:|---:|---:|---:|
-/// | 8 | 2.8 | 121 | 184 |
-/// | 10 | 105 | 1043 | 362 |
-/// | 11 | 611 | 2360 | 2012 |
-/// | 12 | 5755 | 4479 | 2357 |
-pub const HERE_BY_SYMMETRY: usize = 11;
+pub use crate::memory::available_memory;
 
-/// The memory this process may still take, else 4 GiB where nothing says: the default limit
-/// of the command line and the Python module. On Linux the least of the memory available now
-/// (`MemAvailable`), what the address-space limit (`ulimit -v`, `RLIMIT_AS`) leaves beyond the
-/// address space already mapped, and what the cgroup's limit (`memory.max` of cgroup v2 along
-/// the process's cgroup and its parents, `memory.limit_in_bytes` of v1) leaves beyond its use:
-/// a count that starts within a limit does not die of a failed allocation half way.
-///
-/// ```
-/// assert!(nqueens::counter::available_memory() > 0);
-/// ```
-pub fn available_memory() -> u64 {
-    [mem_available(), address_space_left(), cgroup_left()]
-        .into_iter()
-        .flatten()
-        .min()
-        .unwrap_or(4 << 30)
-}
+/// The largest board a count makes on the calling thread, one task after another, when it
+/// has no GPU: starting threads costs more than such a count (milliseconds at most).
+pub const ON_THIS_THREAD: usize = 12;
 
-/// The first number after `key` in the `key value` lines of `text`, times `unit`.
-fn field(text: &str, key: &str, unit: u64) -> Option<u64> {
-    text.lines()
-        .find_map(|l| l.strip_prefix(key))
-        .and_then(|v| v.split_whitespace().next()?.parse::<u64>().ok())
-        .map(|v| v.saturating_mul(unit))
-}
-
-/// `MemAvailable` of `/proc/meminfo`.
-fn mem_available() -> Option<u64> {
-    field(
-        &std::fs::read_to_string("/proc/meminfo").ok()?,
-        "MemAvailable:",
-        1024,
-    )
-}
-
-/// The soft address-space limit less the address space mapped now (`VmSize`).
-fn address_space_left() -> Option<u64> {
-    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    // "unlimited" does not parse: no limit.
-    let limit = field(&limits, "Max address space", 1)?;
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let mapped = field(&status, "VmSize:", 1024).unwrap_or(0);
-    Some(limit.saturating_sub(mapped))
-}
-
-/// The least room any memory limit of this process's cgroups leaves.
-fn cgroup_left() -> Option<u64> {
-    let groups = std::fs::read_to_string("/proc/self/cgroup").ok()?;
-    let read = |path: String| std::fs::read_to_string(path).ok();
-    let number = |text: Option<String>| text?.trim().parse::<u64>().ok();
-    let mut least: Option<u64> = None;
-    let mut consider = |limit: Option<u64>, used: Option<u64>| {
-        if let Some(limit) = limit {
-            let left = limit.saturating_sub(used.unwrap_or(0));
-            least = Some(least.map_or(left, |l| l.min(left)));
-        }
-    };
-    for line in groups.lines() {
-        let mut parts = line.splitn(3, ':');
-        let (Some(_), Some(controllers), Some(path)) = (parts.next(), parts.next(), parts.next())
-        else {
-            continue;
-        };
-        if controllers.is_empty() {
-            // cgroup v2: every level from the process's group up to the root limits it.
-            let mut dir = std::path::PathBuf::from(format!("/sys/fs/cgroup{path}"));
-            loop {
-                let at = |file: &str| dir.join(file).display().to_string();
-                // "max" does not parse: no limit at this level.
-                consider(
-                    number(read(at("memory.max"))),
-                    number(read(at("memory.current"))),
-                );
-                if dir.as_os_str() == "/sys/fs/cgroup" || !dir.pop() {
-                    break;
-                }
-            }
-        } else if controllers.split(',').any(|c| c == "memory") {
-            // cgroup v1: the group's directory, or the mount itself inside a container.
-            for dir in [
-                format!("/sys/fs/cgroup/memory{path}"),
-                "/sys/fs/cgroup/memory".into(),
-            ] {
-                consider(
-                    number(read(format!("{dir}/memory.limit_in_bytes"))),
-                    number(read(format!("{dir}/memory.usage_in_bytes"))),
-                );
-            }
-        }
-    }
-    least
-}
+/// The estimate below which a count or a search does not ask how much memory is available
+/// (reading that costs more than a small count).
+pub(crate) const SMALL_MEMORY: u64 = 64 << 20;
 
 /// How a count is made: the engine with a strategy, or one algorithm of the ladder.
 ///
@@ -210,6 +117,9 @@ pub struct CountResult {
     pub resumed: usize,
     /// What the GPU did, for a count on the GPU.
     pub gpu: Option<GpuReport>,
+    /// What the person running the count should hear of (a checkpoint's torn last record
+    /// dropped, say): the library prints nothing, the caller tells.
+    pub notes: Vec<String>,
 }
 
 /// Why a count could not be made or finished.
@@ -246,7 +156,7 @@ pub enum CountError {
     Algo(#[from] AlgoError),
     /// The count would need more memory than allowed.
     #[error(
-        "counting N={n} with the {strategy} engine on {threads} threads needs {need} bytes of memory, more than the limit of {limit} (raise the limit or use fewer threads)"
+        "counting N={n} with the {strategy} engine on {threads} threads needs {need} bytes of memory, more than the limit of {limit} (raise the memory limit or use fewer threads)"
     )]
     Memory {
         /// Board size.
@@ -290,6 +200,10 @@ pub enum CountError {
         /// What the operating system said.
         source: rayon::ThreadPoolBuildError,
     },
+    /// [`ISA_VARIABLE`](crate::engine::cpu::ISA_VARIABLE) names no copy of the hot loops, or
+    /// one this CPU cannot run.
+    #[error(transparent)]
+    Isa(#[from] IsaError),
     /// The stop flag ended the count before every task was counted.
     #[error("interrupted: {}", interrupted_note(*.done, *.of, .checkpoint.as_deref(), *.algo))]
     Interrupted {
@@ -340,7 +254,8 @@ impl CountError {
             | CountError::Memory { .. }
             | CountError::NeedsEngine(_)
             | CountError::GpuMethod(_)
-            | CountError::GpuSize { .. } => true,
+            | CountError::GpuSize { .. }
+            | CountError::Isa(_) => true,
             CountError::Gpu(e) => e.is_unavailable(),
             CountError::Checkpoint(e) => {
                 !matches!(e, CheckpointError::Io { .. } | CheckpointError::Lost { .. })
@@ -362,6 +277,7 @@ impl CountError {
 /// assert_eq!((r.total, r.unique), (92, None));
 /// ```
 #[derive(Clone, Copy)]
+#[must_use]
 pub struct Counter<'a> {
     n: usize,
     strategy: Option<Strategy>,
@@ -376,8 +292,9 @@ pub struct Counter<'a> {
 }
 
 impl<'a> Counter<'a> {
-    /// A count of `n` with the defaults: the engine's fastest strategy, all cores, no memory
-    /// limit, no checkpoint, the whole task list.
+    /// A count of `n` with the defaults: the engine's fastest strategy, all cores, the memory
+    /// available now as the limit ([`available_memory`], asked only of counts that need more
+    /// than a few MiB), no checkpoint, the whole task list.
     ///
     /// ```
     /// let r = nqueens::Counter::new(11).run().unwrap();
@@ -439,7 +356,8 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Refuses to start if the engine would need more than `bytes` of memory.
+    /// Refuses to start if the engine would need more than `bytes` of memory (instead of the
+    /// memory available now).
     ///
     /// ```
     /// use nqueens::Counter;
@@ -559,8 +477,7 @@ impl<'a> Counter<'a> {
     /// assert_eq!(Counter::new(8).threads(10_000).thread_count(), cores);
     /// ```
     pub fn thread_count(&self) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, |p| p.get());
-        self.threads.map_or(cores, |t| t.min(cores))
+        self.threads.map_or(cores(), |t| t.min(cores()))
     }
 
     /// Checks everything that can be checked without counting: the size against the method's
@@ -573,7 +490,13 @@ impl<'a> Counter<'a> {
     /// assert!(Counter::new(33).check().is_err());
     /// assert!(Counter::new(13).algo(nqueens::algo::Algo::Permutations).check().is_err());
     /// ```
+    ///
+    /// # Errors
+    /// The [`CountError`] that [`run`](Self::run) would give before it starts: a size or
+    /// method the count cannot take, memory over the limit, an unusable
+    /// [`ISA_VARIABLE`](crate::engine::cpu::ISA_VARIABLE), a GPU that is not there.
     pub fn check(&self) -> Result<(), CountError> {
+        Isa::from_env()?;
         match self.method() {
             Method::Ladder(algo) => {
                 if self.device == Device::Gpu {
@@ -612,7 +535,11 @@ impl<'a> Counter<'a> {
                 })?;
                 let threads = self.thread_count();
                 let need = engine::memory_estimate(self.n, strategy, threads);
-                let limit = self.max_memory.unwrap_or(u64::MAX);
+                let limit = match self.max_memory {
+                    Some(limit) => limit,
+                    None if need <= SMALL_MEMORY => u64::MAX,
+                    None => available_memory(),
+                };
                 if need > limit {
                     return Err(CountError::Memory {
                         n: self.n,
@@ -627,12 +554,22 @@ impl<'a> Counter<'a> {
         Ok(())
     }
 
-    /// Counts.
+    /// Counts. Boards up to [`ON_THIS_THREAD`] are counted on the calling thread, one task
+    /// after another (a thread pool costs more than their count); larger ones on a pool of
+    /// [`thread_count`](Self::thread_count) threads.
     ///
     /// ```
     /// let r = nqueens::Counter::new(12).run().unwrap();
     /// assert_eq!((r.total, r.unique), (14200, Some(1787)));
+    /// // The same method whatever the size or the caller: the engine unless asked otherwise.
+    /// let r = nqueens::Counter::new(8).run().unwrap();
+    /// assert_eq!((r.total, r.method.label().as_str()), (92, "engine/backtrack"));
     /// ```
+    ///
+    /// # Errors
+    /// What [`check`](Self::check) refuses; then a checkpoint that cannot be read or written,
+    /// threads that cannot be started, a GPU that fails, or [`CountError::Interrupted`] once the
+    /// stop flag is set.
     pub fn run(&self) -> Result<CountResult, CountError> {
         self.check()?;
         let started = Instant::now();
@@ -666,72 +603,13 @@ impl<'a> Counter<'a> {
                     list: None,
                     resumed: 0,
                     gpu: None,
+                    notes: Vec::new(),
                 })
             }
             Method::Engine(strategy) | Method::Gpu(strategy) => {
                 self.run_engine(strategy, threads, started)
             }
         }
-    }
-
-    /// Counts on the calling thread, without starting a thread pool: for small boards (up to
-    /// about N = 12, milliseconds), where starting threads and building the engine's task list
-    /// cost more than the count (`count(8)` takes about 3 us this way, some hundreds through
-    /// [`run`](Self::run)). With no strategy and no algorithm asked for, boards up to
-    /// [`HERE_BY_SYMMETRY`] are counted by the ladder's symmetry rung (total and unique, no
-    /// task list); the rest as [`run`](Self::run) would, one task after another. A count with
-    /// a checkpoint or a shard goes to [`run`](Self::run).
-    ///
-    /// ```
-    /// use nqueens::{Counter, engine::Strategy};
-    /// let r = Counter::new(8).run_here().unwrap();
-    /// assert_eq!((r.total, r.unique, r.method.label().as_str()), (92, Some(12), "algo/symmetry"));
-    /// let r = Counter::new(8).strategy(Strategy::Backtrack).run_here().unwrap();
-    /// assert_eq!((r.total, r.method.label().as_str()), (92, "engine/backtrack"));
-    /// ```
-    pub fn run_here(&self) -> Result<CountResult, CountError> {
-        if self.checkpoint.is_some() || self.shard != Slice::ALL || self.device == Device::Gpu {
-            return self.run();
-        }
-        let started = Instant::now();
-        let mut here = *self;
-        if here.algo.is_none()
-            && here.strategy.is_none()
-            && (1..=HERE_BY_SYMMETRY).contains(&here.n)
-        {
-            here.algo = Some(Algo::Symmetry);
-        }
-        here.check()?;
-        let method = here.method();
-        let Method::Engine(strategy) = method else {
-            return here.run();
-        };
-        let tasks = engine::task_list(here.n, strategy)?;
-        let never = AtomicBool::new(false);
-        let stop = here.stop.unwrap_or(&never);
-        let mut tally = Tally::default();
-        for index in 0..tasks.len() {
-            let Some(t) = tasks.count_unless_stopped(index, stop) else {
-                return Err(CountError::Interrupted {
-                    done: index,
-                    of: tasks.len(),
-                    checkpoint: None,
-                    algo: None,
-                });
-            };
-            tally += t;
-        }
-        Ok(CountResult {
-            n: here.n,
-            total: tally.total,
-            unique: Some(tally.unique()),
-            seconds: started.elapsed().as_secs_f64(),
-            method,
-            tally,
-            list: Some(Header::new(tasks.as_ref(), Slice::ALL)),
-            resumed: 0,
-            gpu: None,
-        })
     }
 
     fn run_engine(
@@ -744,9 +622,11 @@ impl<'a> Counter<'a> {
         let backtrack = (self.device == Device::Gpu)
             .then(|| engine::backtrack::BacktrackTasks::new(self.n))
             .transpose()?;
+        let here = self.device == Device::Cpu && self.n <= ON_THIS_THREAD;
         let boxed;
         let tasks: &dyn TaskSet = match &backtrack {
             Some(list) => list,
+            None if here => small_list(self.n, strategy)?,
             None => {
                 boxed = engine::task_list(self.n, strategy)?;
                 boxed.as_ref()
@@ -762,6 +642,9 @@ impl<'a> Counter<'a> {
             }
             None => (None, BTreeMap::new()),
         };
+        let notes = journal
+            .as_ref()
+            .map_or_else(Vec::new, |j| j.notes().to_vec());
         todo.retain(|i| !done.contains_key(i));
         let before: Tally = done.values().copied().sum();
         let resumed = done.len();
@@ -786,6 +669,7 @@ impl<'a> Counter<'a> {
             Ok(())
         };
         let (outcome, gpu) = match self.device {
+            Device::Cpu if here => (run::count_here(tasks, &todo, stop, &on_done), None),
             Device::Cpu => (
                 run::count_tasks(tasks, &todo, threads, stop, &on_done),
                 None,
@@ -839,11 +723,41 @@ impl<'a> Counter<'a> {
             list: Some(header),
             resumed,
             gpu,
+            notes,
         })
     }
 }
 
+/// The cores this process may use, asked once: on Linux the question reads the cgroup's files,
+/// which costs more than a small count.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
+}
+
+/// The task list of a small board (up to [`ON_THIS_THREAD`]), made once per process and kept:
+/// small counts are made often (from Python, in loops), and the list costs more than their
+/// count. Kept for good: a few dozen lists of at most some hundred tasks.
+fn small_list(n: usize, strategy: Strategy) -> Result<&'static dyn TaskSet, EngineError> {
+    type Lists = std::collections::HashMap<(usize, Strategy), &'static dyn TaskSet>;
+    static LISTS: std::sync::OnceLock<std::sync::Mutex<Lists>> = std::sync::OnceLock::new();
+    debug_assert!(n <= ON_THIS_THREAD);
+    let mut lists = LISTS
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    if let Some(&list) = lists.get(&(n, strategy)) {
+        return Ok(list);
+    }
+    let list: &'static dyn TaskSet = Box::leak(engine::task_list(n, strategy)?);
+    lists.insert((n, strategy), list);
+    Ok(list)
+}
+
 /// Counts all and unique solutions for `n` with the engine's fastest strategy on all cores.
+///
+/// # Errors
+/// As [`Counter::run`]: an `n` the engine cannot count, or more memory than is available.
 ///
 /// ```
 /// let r = nqueens::count(8).unwrap();
@@ -859,29 +773,55 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counting_here_gives_what_the_pool_gives() {
-        for n in 0..=14 {
+    fn small_counts_on_this_thread_give_what_the_pool_gives() {
+        for n in 0..=ON_THIS_THREAD {
             for strategy in [None, Some(Strategy::Backtrack), Some(Strategy::Join)] {
                 let mut c = Counter::new(n).threads(2);
                 if let Some(s) = strategy {
                     c = c.strategy(s);
                 }
-                let here = c.run_here();
-                if n <= HERE_BY_SYMMETRY && strategy.is_none() && n > 0 {
-                    c = c.algo(Algo::Symmetry);
-                }
-                match (here, c.run()) {
-                    (Ok(here), Ok(pool)) => {
+                let here = c.run();
+                // Twice: the second time from the kept list.
+                let again = c.run();
+                let pool = match c.check() {
+                    Ok(()) => {
+                        let Method::Engine(strategy) = c.method() else {
+                            unreachable!("no algorithm asked for")
+                        };
+                        let tasks = engine::task_list(n, strategy).unwrap();
+                        let all: Vec<usize> = (0..tasks.len()).collect();
+                        let never = AtomicBool::new(false);
+                        let done = |_, _| Ok::<(), ()>(());
+                        Ok(run::count_tasks(tasks.as_ref(), &all, 2, &never, &done).unwrap())
+                    }
+                    Err(e) => Err(e),
+                };
+                match (here, again, pool) {
+                    (Ok(here), Ok(again), Ok(pool)) => {
                         let want = crate::reference::published(n).unwrap();
                         assert_eq!((here.total, here.unique), (want.0, Some(want.1)), "N={n}");
-                        assert_eq!(here.method, pool.method);
-                        assert_eq!((here.tally, here.list), (pool.tally, pool.list));
+                        assert_eq!(here.tally, pool.tally);
+                        assert_eq!((again.tally, again.list), (here.tally, here.list));
+                        assert!(matches!(here.method, Method::Engine(_)), "N={n}");
                     }
-                    (Err(here), Err(pool)) => assert_eq!(here.to_string(), pool.to_string()),
-                    (here, pool) => panic!("N={n}: {here:?} but the pool gave {pool:?}"),
+                    (Err(here), Err(again), Err(pool)) => {
+                        assert_eq!(here.to_string(), pool.to_string());
+                        assert_eq!(again.to_string(), pool.to_string());
+                    }
+                    (here, _, pool) => panic!("N={n}: {here:?} but the pool gave {pool:?}"),
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_small_count_stops_when_asked() {
+        let stop = AtomicBool::new(true);
+        let err = Counter::new(10).stop_when(&stop).run().unwrap_err();
+        assert!(
+            matches!(err, CountError::Interrupted { done: 0, .. }),
+            "{err}"
+        );
     }
 
     #[test]

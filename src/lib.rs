@@ -80,6 +80,9 @@ pub use symmetry::Symmetry;
 /// ```
 /// assert_eq!(nqueens::solutions(8).unwrap().count(), 92);
 /// ```
+///
+/// # Errors
+/// [`solutions::OutOfRange`] for `n` outside 1 to 64.
 pub fn solutions(n: usize) -> Result<solutions::Solutions, solutions::OutOfRange> {
     solutions::all(n)
 }
@@ -89,6 +92,9 @@ pub fn solutions(n: usize) -> Result<solutions::Solutions, solutions::OutOfRange
 /// ```
 /// assert_eq!(nqueens::unique_solutions(8).unwrap().count(), 12);
 /// ```
+///
+/// # Errors
+/// [`solutions::OutOfRange`] for `n` outside 1 to 64.
 pub fn unique_solutions(n: usize) -> Result<solutions::UniqueSolutions, solutions::OutOfRange> {
     solutions::unique(n)
 }

@@ -321,3 +321,75 @@ fn symmetric_tasks_counted_apart_match_inspecting_every_completion() {
         }
     }
 }
+
+/// The command, with `NQUEENS_ISA` set to `isa`.
+fn with_isa(isa: &str, args: &[&str]) -> assert_cmd::assert::Assert {
+    assert_cmd::Command::cargo_bin("nqueens")
+        .unwrap()
+        .env("NQUEENS_ISA", isa)
+        .args(args)
+        .assert()
+}
+
+#[test]
+fn every_copy_the_cpu_runs_can_be_forced_and_counts_alike() {
+    use nqueens::engine::cpu::Isa;
+    for isa in Isa::available() {
+        for strategy in ["join", "backtrack"] {
+            let args = [
+                "count",
+                "13",
+                "--strategy",
+                strategy,
+                "--format",
+                "json",
+                "--no-time",
+            ];
+            with_isa(isa.name(), &args).success().stdout(format!(
+                "{{\"by\":\"engine/{strategy}\",\"n\":13,\"seconds\":null,\"total\":73712,\"unique\":9233}}\n"
+            ));
+        }
+    }
+    // Unset and empty alike: the widest.
+    with_isa("", &["count", "8"]).success();
+}
+
+#[test]
+fn a_copy_that_is_not_there_is_refused_in_one_line() {
+    use nqueens::engine::cpu::Isa;
+    let mut refused = vec!["sse9".to_string(), "AVX2".to_string()];
+    refused.extend(
+        Isa::ALL
+            .into_iter()
+            .filter(|&isa| isa > Isa::detect())
+            .map(|isa| isa.name().to_string()),
+    );
+    for isa in refused {
+        let assert = with_isa(&isa, &["count", "10"]).code(2).stdout("");
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains("NQUEENS_ISA"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn the_command_line_and_the_library_name_the_same_method_for_every_n() {
+    for n in [1, 4, 8, 10, 12, 13, 15] {
+        let method = nqueens::Counter::new(n).run().unwrap().method.label();
+        let args = ["count", &n.to_string(), "--format", "json", "--no-time"];
+        let out = assert_cmd::Command::cargo_bin("nqueens")
+            .unwrap()
+            .args(args)
+            .assert()
+            .success();
+        let line = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(
+            line.contains(&format!("\"by\":\"{method}\"")),
+            "N={n}: {line}"
+        );
+        assert!(method.starts_with("engine/"), "N={n}: {method}");
+    }
+}

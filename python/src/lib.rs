@@ -35,10 +35,10 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyMemoryView, PyString, PyTuple};
 /// enough that Ctrl-C feels instant, long enough to cost nothing.
 const POLL: Duration = Duration::from_millis(50);
 
-/// Counts of `n` up to this size take at most a few milliseconds: they run on the calling
-/// thread ([`Counter::run_here`]), since starting the library's thread pool and the
-/// counting thread would cost more than the count (0.3 ms against 3 us for N = 8).
-const QUICK_N: usize = 12;
+/// Counts of `n` up to this size take at most a few milliseconds, and the library makes them on
+/// the calling thread: no counting thread of our own either, which would cost more than the
+/// count.
+const QUICK_N: usize = nqueens::counter::ON_THIS_THREAD;
 
 /// Counts and searches needing less memory than this are not checked against the memory
 /// available, which costs a read of `/proc/meminfo` (50 us, more than a small count takes).
@@ -310,18 +310,8 @@ fn count(
         && options.shard.is_none()
         && !matches!(options.method, Some(Method::Algo(_)));
     if quick {
-        let strategy = match options.method {
-            Some(Method::Strategy(s)) => Some(s),
-            _ => None,
-        };
         return py
-            .detach(|| {
-                let c = Counter::new(n);
-                match strategy {
-                    Some(s) => c.strategy(s).run_here(),
-                    None => c.run_here(),
-                }
-            })
+            .detach(|| options.counter(n).run())
             .map_err(count_error)
             .and_then(|r| count_tuple(py, r, None));
     }
@@ -597,41 +587,22 @@ fn find<'py>(
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let n = board_size(n)?;
     let seed = seed.map(|s| natural(s, "seed")).transpose()?.unwrap_or(0);
-    let (max, method) = if random {
-        (large::min_conflicts::MAX_N, "random=True (min-conflicts)")
-    } else {
-        (large::construction::MAX_N, "the construction")
-    };
-    if n == 0 {
-        return Err(PyValueError::new_err("N must be at least 1"));
+    let mut finder = large::Finder::new(n as u64);
+    if random {
+        finder = finder.random(seed);
     }
-    if n > max {
-        return Err(PyValueError::new_err(format!(
-            "N={n} is too large for {method}: at most {max}"
-        )));
+    if let Some(m) = max_memory {
+        finder = finder.max_memory(natural(m, "max_memory")?);
     }
-    if matches!(n, 2 | 3) {
-        return Ok(None);
-    }
-    // The search's own memory (none for the construction), the columns it returns, and the
-    // array they are copied into.
-    let search = if random {
-        large::min_conflicts::memory_bytes(n)
-    } else {
-        0
-    };
-    let need = search + 8 * n as u64;
-    let limit = match max_memory {
-        Some(m) => natural(m, "max_memory")?,
-        None if need <= SMALL_MEMORY => u64::MAX,
-        None => nqueens::counter::available_memory(),
-    };
-    if need > limit {
-        return Err(PyValueError::new_err(format!(
-            "finding {n} queens needs about {} MiB of memory, more than the limit of {} MiB (raise max_memory)",
-            need >> 20,
-            limit >> 20
-        )));
+    match finder.check() {
+        Ok(_) => {}
+        Err(large::FindError::NoSolution { .. }) => return Ok(None),
+        Err(e @ large::FindError::Memory { .. }) => {
+            return Err(PyValueError::new_err(format!(
+                "{e}: see the max_memory argument"
+            )));
+        }
+        Err(e) => return Err(value_error(e)),
     }
     let found = if random {
         let stop = AtomicBool::new(false);

@@ -102,9 +102,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             o.display()
         )));
     }
-    let memory = args.max_memory.unwrap_or_else(super::available_memory);
     let counter = |n: usize| {
-        let mut c = Counter::new(n).max_memory(memory).device(args.device);
+        let mut c = Counter::new(n).device(args.device);
+        if let Some(limit) = args.max_memory {
+            c = c.max_memory(limit);
+        }
         if let Some(a) = args.algo {
             c = c.algo(a);
         }
@@ -160,6 +162,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         let result = c.run();
         bar.finish_and_clear();
         let result = result.map_err(count_error)?;
+        for note in &result.notes {
+            eprintln!("note: {note}");
+        }
         if let Some(gpu) = &result.gpu {
             eprintln!(
                 "N={n} on {} ({} threads resident): {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} symmetric tasks",
@@ -194,15 +199,8 @@ fn row(result: &CountResult, time: bool) -> CountRow {
 /// A count error as the command line reports it: bad input (exit 2) where it is.
 fn count_error(err: CountError) -> anyhow::Error {
     match err {
-        CountError::Memory {
-            n,
-            strategy,
-            threads,
-            need,
-            limit,
-        } => bad_input(format!(
-            "counting N={n} with the {strategy} engine on {threads} threads needs {need} bytes of memory, more than the limit of {limit} (raise --max-memory or use fewer --threads)"
-        )),
+        // The library's words, and the options that change the figures here.
+        CountError::Memory { .. } => bad_input(format!("{err}: see --max-memory and --threads")),
         CountError::TooLarge { n, .. } => bad_input(format!(
             "{err}; `nqueens find {n}` gives one solution for any N"
         )),

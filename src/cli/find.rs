@@ -4,11 +4,11 @@
 use std::io::{self, BufWriter, Write};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use rand::RngCore;
 
 use nqueens::format::{self, Format};
-use nqueens::large::{self, construction, first, min_conflicts};
+use nqueens::large::{self, FindError, Finder, How};
 
 use super::signals;
 
@@ -62,59 +62,50 @@ pub struct Args {
 
 /// Runs `nqueens find`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let n = check_n(&args)?;
-    if matches!(n, 2 | 3) {
-        bail!(
-            "no solution exists for N={n}: N queens fit on an N x N board only for N = 1 and N >= 4"
-        );
-    }
-    check_format(n, args.format)?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    let written = if args.first {
+    let mut finder = Finder::new(args.n);
+    if args.first {
         // A limit too far away to represent is no limit.
-        let deadline = Instant::now().checked_add(args.time_limit);
-        let placement = match large::first(n, deadline) {
-            Ok(p) => p.context("backtracking found no solution")?,
-            Err(timeout) => bail!(
-                "--first found no solution for N={n} within {} s ({} queens placed); \
-                 without --first a solution comes at once",
-                args.time_limit.as_secs_f64(),
-                timeout.nodes
-            ),
-        };
-        format::write(&mut out, &placement, args.format)
+        finder = finder.first(Instant::now().checked_add(args.time_limit));
     } else if args.random {
-        let need = min_conflicts::memory_bytes(n);
-        let limit = args.max_memory.unwrap_or_else(super::available_memory);
-        if need > limit {
-            return Err(super::bad_input(format!(
-                "--random for N={n} needs about {} of memory, more than the limit of {} \
-                 (raise --max-memory, or drop --random: the construction streams any N in \
-                 constant memory)",
-                super::human_bytes(need),
-                super::human_bytes(limit)
-            )));
-        }
+        // The seed is drawn after the checks, so a refused run prints none.
+        finder = finder.random(0);
+    } else {
+        finder = finder.streamed();
+    }
+    if let Some(limit) = args.max_memory {
+        finder = finder.max_memory(limit);
+    }
+    let n = finder.check().map_err(find_error)?;
+    check_format(n, args.format)?;
+    if args.random {
         let seed = args.seed.unwrap_or_else(|| {
             let seed = rand::rngs::OsRng.next_u64();
             eprintln!("seed: {seed}");
             seed
         });
-        let (placement, _) = large::min_conflicts_unless_stopped(n, seed, signals::stop_flag())
-            .map_err(|e| match e {
-                // The estimate above let it through, but the memory was not there.
-                large::Unfinished::OutOfMemory(_) => super::bad_input(format!(
-                    "--random for N={n}: {e} (lower N, or drop --random: the construction \
-                     streams any N in constant memory)"
-                )),
-                large::Unfinished::Stopped => e.into(),
-            })?
-            .context("min-conflicts found no solution")?;
-        format::write(&mut out, &placement, args.format)
-    } else {
-        let construction =
-            large::Construction::new(n).context("the construction has no solution")?;
-        large::write_streamed(&mut out, n, construction.cols(), args.format)
+        finder = finder.random(seed);
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = match finder.how() {
+        How::Construction => {
+            let construction =
+                large::Construction::new(n).context("the construction has no solution")?;
+            large::write_streamed(&mut out, n, construction.cols(), args.format)
+        }
+        How::Random { .. } | How::First { .. } => {
+            let placement =
+                finder
+                    .find_unless_stopped(signals::stop_flag())
+                    .map_err(|e| match e {
+                        FindError::TimedOut { nodes, .. } => anyhow::anyhow!(
+                            "--first found no solution for N={n} within {} s ({nodes} queens \
+                         placed); without --first a solution comes at once",
+                            args.time_limit.as_secs_f64()
+                        ),
+                        e => find_error(e),
+                    })?;
+            format::write(&mut out, &placement, args.format)
+        }
     };
     match written.and_then(|()| out.flush()) {
         // A reader that stops early (`| head`) is not an error of ours.
@@ -123,24 +114,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// N as a `usize`, within the limits of the chosen method.
-fn check_n(args: &Args) -> anyhow::Result<usize> {
-    if args.n == 0 {
-        return Err(super::bad_input("N must be at least 1"));
-    }
-    let (max, method) = if args.first {
-        (first::MAX_N, "--first (backtracking)")
-    } else if args.random {
-        (min_conflicts::MAX_N, "--random")
-    } else {
-        (construction::MAX_N, "the construction")
-    };
-    match usize::try_from(args.n) {
-        Ok(n) if n <= max => Ok(n),
-        _ => Err(super::bad_input(format!(
-            "N={} is too large for {method}: at most {max}",
-            args.n
-        ))),
+/// A find error as the command line reports it: bad input (exit 2) where it is, exit 1 for
+/// the rest (no solution, stopped, the memory not there after all).
+fn find_error(e: FindError) -> anyhow::Error {
+    match e {
+        // The estimate let it through, but the memory was not there: the limit was wrong.
+        FindError::OutOfMemory { n, source } => super::bad_input(format!(
+            "--random for N={n}: {source} (lower N, or drop --random: the construction streams \
+             any N in constant memory)"
+        )),
+        FindError::Memory { .. } => super::bad_input(format!("{e}: see --max-memory")),
+        e if e.is_bad_input() => super::bad_input(e),
+        e => e.into(),
     }
 }
 

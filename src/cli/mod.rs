@@ -286,16 +286,6 @@ pub fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
         .ok_or_else(|| format!("{s:?} is not a positive number of seconds"))
 }
 
-/// A number of bytes as people read it: whole MiB from 1 MiB up, else KiB or bytes, so that a
-/// small limit is not shown as "0 MiB".
-pub fn human_bytes(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 20 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
-}
-
 /// Parses a byte count with an optional K, M, G or T suffix (powers of 1024).
 pub fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s.trim();

@@ -27,7 +27,7 @@ use std::ops::Range;
 
 use super::Strategy;
 use super::Tally;
-use super::shard::Slice;
+use super::list::Slice;
 
 /// An upper bound on the solutions of `n` queens: the published count where known, else `n!`
 /// (saturating beyond what a `u128` holds, far past the engine's largest board).
@@ -107,6 +107,9 @@ fn check_tasks(
 /// assert!(check_task(8, Strategy::Backtrack, 100, 3, t(93, 93)).is_err()); // N = 8 has 92
 /// assert!(check_task(8, Strategy::Backtrack, 100, 3, t(8, 4)).is_err()); // unique8 < total
 /// ```
+///
+/// # Errors
+/// Why the tally cannot be the task's, in words.
 pub fn check_task(
     n: usize,
     strategy: Strategy,
@@ -129,6 +132,9 @@ pub fn check_task(
 /// let huge = Tally { total: 1 << 100, unique8: 1 << 100 };
 /// assert!(check_slice(12, Strategy::Backtrack, 50, half, huge).is_err());
 /// ```
+///
+/// # Errors
+/// Why the sum cannot be the slice's, in words.
 pub fn check_slice(
     n: usize,
     strategy: Strategy,
@@ -198,6 +204,9 @@ impl Sum {
 /// assert!(check_whole(8, Tally { total: 94, unique8: 96 }).is_err());
 /// assert!(check_whole(28, Tally { total: 3, unique8: 8 }).is_err()); // odd
 /// ```
+///
+/// # Errors
+/// Why the sum cannot be the count of `n`, in words.
 pub fn check_whole(n: usize, t: Tally) -> Result<(), String> {
     if let Some((total, unique)) = crate::reference::published(n) {
         if (t.total, t.unique8) != (total, unique * 8) {

@@ -25,8 +25,8 @@
 //! Reading is strict: a complete line (ending in a newline) that does not parse or whose CRC
 //! does not match is corruption, and the checkpoint is refused rather than trusted. The one
 //! exception is a *torn* last line, with no newline at its end: the only way to get one is a
-//! write cut short by a crash, so it is dropped (with a note on stderr) and its task counted
-//! again. Lines are read one at a time, none longer than a record can be, so memory is the
+//! write cut short by a crash, so it is dropped (with a note in [`Journal::notes`]) and its
+//! task counted again. Lines are read one at a time, none longer than a record can be, so memory is the
 //! finished tasks and nothing more.
 
 use std::collections::BTreeMap;
@@ -39,54 +39,21 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::shard::Slice;
-use super::{Strategy, Tally, TaskSet, bounds};
+pub use super::list::Header;
+use super::{Tally, bounds};
 use crate::format::excerpt;
 
-/// What a checkpoint belongs to: resuming requires every field to match.
-///
-/// ```
-/// use nqueens::engine::{checkpoint::Header, shard::Slice, task_list, Strategy};
-/// let h = Header::new(task_list(8, Strategy::Backtrack).unwrap().as_ref(), Slice::ALL);
-/// assert_eq!((h.n, h.strategy, h.slice), (8, Strategy::Backtrack, Slice::ALL));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Header {
-    /// Board size.
-    pub n: usize,
-    /// Strategy of the task list.
-    pub strategy: Strategy,
-    /// Version of the task list.
-    pub version: u32,
-    /// Number of tasks in the whole list.
-    pub tasks: usize,
-    /// The slice of the list being counted.
-    pub slice: Slice,
-}
-
-impl Header {
-    /// The header for counting `slice` of `tasks` (example on [`Header`]).
-    pub fn new(tasks: &dyn TaskSet, slice: Slice) -> Header {
-        Header {
-            n: tasks.n(),
-            strategy: tasks.strategy(),
-            version: tasks.version(),
-            tasks: tasks.len(),
-            slice,
-        }
-    }
-
-    fn line(&self) -> String {
-        let body = format!(
-            "nqueens-checkpoint 1 n={} strategy={} version={} tasks={} shard={}",
-            self.n,
-            self.strategy.name(),
-            self.version,
-            self.tasks,
-            self.slice
-        );
-        format!("{body} crc={:08x}\n", crc32fast::hash(body.as_bytes()))
-    }
+/// The header line of a journal for the list `header` names.
+fn header_line(header: &Header) -> String {
+    let body = format!(
+        "nqueens-checkpoint 1 n={} strategy={} version={} tasks={} shard={}",
+        header.n,
+        header.strategy.name(),
+        header.version,
+        header.tasks,
+        header.slice
+    );
+    format!("{body} crc={:08x}\n", crc32fast::hash(body.as_bytes()))
 }
 
 /// Why a checkpoint cannot be used.
@@ -213,6 +180,8 @@ pub struct Journal {
     lost: Arc<OnceLock<&'static str>>,
     /// Dropping the sender tells the flusher to flush one last time and stop.
     flusher: Option<(mpsc::Sender<()>, JoinHandle<()>)>,
+    /// What opening it found that the person running the count should hear of.
+    notes: Vec<String>,
 }
 
 /// How often the journal is flushed to disk at most.
@@ -222,6 +191,10 @@ impl Journal {
     /// Opens the checkpoint at `path` for the count described by `header`, creating it if it
     /// does not exist, and returns the journal with the tasks it already holds (example on
     /// [`Journal`]).
+    ///
+    /// # Errors
+    /// [`CheckpointError`]: the file cannot be opened, locked, read or written, is not a regular
+    /// file, belongs to another count, or holds a corrupt or implausible record.
     pub fn open(
         path: &Path,
         header: &Header,
@@ -248,6 +221,8 @@ impl Journal {
                 }
                 _ => io(source),
             })?;
+        // What the person running the count should hear of ([`Journal::notes`]).
+        let mut notes = Vec::new();
         // A device or a pipe (`/dev/zero`, `/dev/full`) would be read or written forever.
         if !file.metadata().map_err(io)?.is_file() {
             return Err(CheckpointError::NotAFile {
@@ -266,14 +241,14 @@ impl Journal {
             // Some cluster file systems are mounted without locks (Lustre's default): the
             // journal still works, only the guard against a second writer is gone.
             Err(TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
-                note(&format!(
+                notes.push(format!(
                     "checkpoint {}: the file system does not support locks, so nothing stops a second run from using it at the same time",
                     path.display()
                 ));
             }
             Err(TryLockError::Error(e)) => return Err(io(e)),
         }
-        let expected = header.line();
+        let expected = header_line(header);
         let scan = scan(path, &file, header, &expected)?;
         // What the file holds from now on, at least: what was written or kept, not its length
         // read later, which someone may have cut meanwhile.
@@ -286,7 +261,7 @@ impl Journal {
             file.sync_all().map_err(io)?;
             sync_dir(path);
         } else if scan.torn {
-            note(&format!(
+            notes.push(format!(
                 "checkpoint {}: dropped a torn last record (a write cut short by a crash); its task is counted again",
                 path.display()
             ));
@@ -326,12 +301,23 @@ impl Journal {
             written,
             lost,
             flusher: Some((stop, flusher)),
+            notes,
         };
         Ok((journal, scan.done))
     }
 
+    /// What opening the journal found that the person running the count should hear of: a
+    /// torn last record dropped, a file system without locks. The library prints nothing;
+    /// the caller tells.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
     /// Appends the result of task `index` (flushed to disk within a second; example on
     /// [`Journal`]).
+    ///
+    /// # Errors
+    /// [`CheckpointError`] if the write fails or the file no longer holds the journal.
     pub fn record(&self, index: usize, tally: Tally) -> Result<(), CheckpointError> {
         if let Some(&why) = self.lost.get() {
             return Err(self.lost_error(why));
@@ -350,6 +336,9 @@ impl Journal {
 
     /// Flushes every record to disk now, and checks that the file at the journal's path still
     /// holds them (example on [`Journal`]).
+    ///
+    /// # Errors
+    /// [`CheckpointError`] if the flush fails or the file no longer holds the journal.
     pub fn sync(&self) -> Result<(), CheckpointError> {
         let file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         file.sync_data().map_err(|source| CheckpointError::Io {
@@ -405,13 +394,6 @@ fn lost(path: &Path, file: &File, written: u64) -> Option<&'static str> {
     #[cfg(not(unix))]
     let _ = named;
     (open.len() < written).then_some("was cut short")
-}
-
-/// Tells the person running the count, on stderr. Written to the stream itself rather than with
-/// `eprintln!`, which a test harness captures into a growing buffer: the fuzz tests bound what
-/// opening a journal allocates.
-fn note(text: &str) {
-    let _ = writeln!(std::io::stderr(), "note: {text}");
 }
 
 /// Makes a new file's directory entry durable; best effort, since not every system allows it.

@@ -17,6 +17,7 @@
 //! Most users want [`crate::count`] or [`crate::Counter`], which put these together.
 //! - [`bounds`]: what a task's tally can be, to check numbers read from files.
 //! - [`checkpoint`]: an append-only journal of finished tasks, to resume a stopped count.
+//! - [`list`]: the identity of a task list and its slices, which checkpoints and shards name.
 //! - [`shard`]: slices of the list for many machines, and their merge.
 
 use std::ops::AddAssign;
@@ -25,9 +26,11 @@ use std::sync::atomic::AtomicBool;
 pub mod backtrack;
 pub mod bounds;
 pub mod checkpoint;
+pub mod cpu;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod join;
+pub mod list;
 pub mod run;
 pub mod shard;
 
@@ -281,6 +284,9 @@ pub enum EngineError {
 /// assert_eq!((sum.total, sum.unique()), (2680, 341));
 /// assert!(task_list(0, Strategy::Join).is_err());
 /// ```
+///
+/// # Errors
+/// [`EngineError::OutOfRange`] for an `n` the strategy does not count.
 pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, EngineError> {
     Ok(match strategy {
         Strategy::Backtrack => Box::new(backtrack::BacktrackTasks::new(n)?),
@@ -295,6 +301,9 @@ pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, Engin
 /// assert!(check(32, Strategy::Backtrack).is_ok());
 /// assert!(check(27, Strategy::Join).is_err());
 /// ```
+///
+/// # Errors
+/// [`EngineError::OutOfRange`] for an `n` the strategy does not count.
 pub fn check(n: usize, strategy: Strategy) -> Result<(), EngineError> {
     match strategy {
         Strategy::Backtrack => backtrack::check(n),
@@ -426,6 +435,9 @@ impl GpuError {
 /// use nqueens::engine::{device_available, Device};
 /// assert!(device_available(Device::Cpu).is_ok());
 /// ```
+///
+/// # Errors
+/// [`GpuError`] saying what is missing for the GPU.
 pub fn device_available(device: Device) -> Result<(), GpuError> {
     match device {
         Device::Cpu => Ok(()),

@@ -80,6 +80,10 @@ pub enum RunError<E> {
 /// let out = run::count_tasks(set.as_ref(), &all, 2, &never, &|_, _| Ok::<(), ()>(())).unwrap();
 /// assert_eq!((out.tally.total, out.tally.unique()), (724, 92));
 /// ```
+///
+/// # Errors
+/// [`RunError::Threads`] if the pool cannot start, [`RunError::Callback`] with the first
+/// error of `on_done`.
 pub fn count_tasks<E: Send>(
     tasks: &dyn TaskSet,
     todo: &[usize],
@@ -115,6 +119,43 @@ pub fn count_tasks<E: Send>(
     });
     result.map_err(RunError::Callback)?;
     let mut outcome = sum.into_inner().unwrap_or_else(|e| e.into_inner());
+    outcome.stopped = outcome.done < todo.len();
+    Ok(outcome)
+}
+
+/// [`count_tasks`] on the calling thread, one task after another, without a thread pool: for
+/// lists that take less time to count than threads take to start.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use nqueens::engine::{run, Strategy, TaskSet};
+/// let set = nqueens::engine::task_list(8, Strategy::Backtrack).unwrap();
+/// let all: Vec<usize> = (0..set.len()).collect();
+/// let never = AtomicBool::new(false);
+/// let out = run::count_here(set.as_ref(), &all, &never, &|_, _| Ok::<(), ()>(())).unwrap();
+/// assert_eq!((out.tally.total, out.tally.unique(), out.done), (92, 12, all.len()));
+/// ```
+///
+/// # Errors
+/// [`RunError::Callback`] with the first error of `on_done`; no task starts after it.
+pub fn count_here<E>(
+    tasks: &dyn TaskSet,
+    todo: &[usize],
+    stop: &AtomicBool,
+    on_done: &dyn Fn(usize, Tally) -> Result<(), E>,
+) -> Result<Outcome, RunError<E>> {
+    let mut outcome = Outcome::default();
+    for &index in todo {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let Some(tally) = tasks.count_unless_stopped(index, stop) else {
+            break;
+        };
+        on_done(index, tally).map_err(RunError::Callback)?;
+        outcome.tally += tally;
+        outcome.done += 1;
+    }
     outcome.stopped = outcome.done < todo.len();
     Ok(outcome)
 }

@@ -7,79 +7,14 @@
 //! adds them.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::io::Read;
 use std::ops::RangeInclusive;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::checkpoint::Header;
+use super::list::Header;
+pub use super::list::Slice;
 use super::{Strategy, Tally, bounds};
-
-/// Slice `index` of `count` of a task list (`1 <= index <= count`).
-///
-/// ```
-/// use nqueens::engine::shard::Slice;
-/// let s: Slice = "2/3".parse().unwrap();
-/// assert_eq!(s.indices(7).collect::<Vec<_>>(), vec![1, 4]);
-/// assert_eq!(s.to_string(), "2/3");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Slice {
-    /// Which slice, from 1.
-    pub index: usize,
-    /// How many slices.
-    pub count: usize,
-}
-
-impl Slice {
-    /// The whole list.
-    pub const ALL: Slice = Slice { index: 1, count: 1 };
-
-    /// `true` if task `task` belongs to this slice.
-    ///
-    /// ```
-    /// use nqueens::engine::shard::Slice;
-    /// let s = Slice { index: 2, count: 3 };
-    /// assert!(s.contains(4) && !s.contains(5));
-    /// assert!(Slice::ALL.contains(5));
-    /// ```
-    pub fn contains(&self, task: usize) -> bool {
-        task % self.count == self.index - 1
-    }
-
-    /// The task indices of this slice of a list of `len` tasks.
-    ///
-    /// ```
-    /// use nqueens::engine::shard::Slice;
-    /// assert_eq!(Slice { index: 1, count: 2 }.indices(5).collect::<Vec<_>>(), [0, 2, 4]);
-    /// ```
-    pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> + use<> {
-        (self.index - 1..len).step_by(self.count)
-    }
-}
-
-impl fmt::Display for Slice {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl FromStr for Slice {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Slice, String> {
-        let bad = || format!("{s:?} is not a shard (expected I/K with 1 <= I <= K, e.g. 3/8)");
-        let (i, k) = s.split_once('/').ok_or_else(bad)?;
-        let index = i.trim().parse().map_err(|_| bad())?;
-        let count = k.trim().parse().map_err(|_| bad())?;
-        if index == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Slice { index, count })
-    }
-}
 
 /// The result file of one shard.
 ///
@@ -192,6 +127,9 @@ impl ShardResult {
     /// assert!(ShardResult::read(&b"{\"format\": 1}"[..]).is_err());
     /// assert!(ShardResult::read(std::io::repeat(b' ')).unwrap_err().contains("larger than"));
     /// ```
+    ///
+    /// # Errors
+    /// Why the input is not a shard result, in words.
     pub fn read(input: impl Read) -> Result<ShardResult, String> {
         let mut text = Vec::new();
         input
@@ -322,6 +260,10 @@ fn list(missing: &[RangeInclusive<usize>]) -> String {
 /// assert_eq!((sum.total, sum.unique()), (92, 12));
 /// assert!(merge(&[shard(1)]).is_err());
 /// ```
+///
+/// # Errors
+/// [`MergeError`] if the results belong to different counts, miss or repeat a shard, or
+/// one is damaged.
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
     let (first_name, first) = results.first().ok_or(MergeError::Empty)?;
     // Keyed by shard rather than a slot for each of `shards`: memory follows the files given,

@@ -55,6 +55,9 @@ pub struct TimedOut {
 /// let soon = Instant::now() + Duration::from_secs(5);
 /// assert!(nqueens::large::first(20, Some(soon)).unwrap().unwrap().is_solution());
 /// ```
+///
+/// # Errors
+/// [`TimedOut`] if `deadline` passes first.
 pub fn first(n: usize, deadline: Option<Instant>) -> Result<Option<Placement>, TimedOut> {
     let mut clock = Clock { deadline, nodes: 0 };
     if n == 0 || n > MAX_N {

@@ -171,6 +171,9 @@ pub enum Unfinished {
 /// let (p, _) = nqueens::large::min_conflicts_unless_stopped(1000, 7, &go).unwrap().unwrap();
 /// assert!(p.is_solution());
 /// ```
+///
+/// # Errors
+/// [`Unfinished`] once `stop` is set, or if the board does not fit in memory.
 pub fn min_conflicts_unless_stopped(
     n: usize,
     seed: u64,

@@ -12,7 +12,9 @@
 //!   linear in `n`.
 //!
 //! [`first`](mod@first) is the opposite: the solution the textbook backtracking program prints
-//! first, which can take very long, hence its deadline. [`write`](mod@write) streams any of them in the
+//! first, which can take very long, hence its deadline. [`Finder`] is the front door to all
+//! three: it checks the size, the memory and the boards without solutions once, for the
+//! command line and the Python module alike. [`write`](mod@write) streams any of them in the
 //! `perm` or `json` format at disk speed.
 //!
 //! ```
@@ -24,11 +26,13 @@
 //! ```
 
 pub mod construction;
+pub mod find;
 pub mod first;
 pub mod min_conflicts;
 pub mod write;
 
 pub use construction::{Construction, construct, construct_col};
+pub use find::{FindError, Finder, How};
 pub use first::{TimedOut, first};
 pub use min_conflicts::{
     Stats, Unfinished, min_conflicts, min_conflicts_stats, min_conflicts_unless_stopped,

@@ -61,6 +61,9 @@ impl<W: Write> ColumnWriter<W> {
     /// w.push(0).unwrap();
     /// assert_eq!(w.finish().unwrap(), b"{\"n\":1,\"columns\":[1]}\n");
     /// ```
+    ///
+    /// # Errors
+    /// What writing the start fails with.
     pub fn json(out: W, n: usize) -> io::Result<Self> {
         let mut writer = Self::new(out, b',', b"]}\n");
         let head = format!("{{\"n\":{n},\"columns\":[");
@@ -87,6 +90,9 @@ impl<W: Write> ColumnWriter<W> {
     /// w.push(4_294_967_294).unwrap();
     /// assert_eq!(w.finish().unwrap(), b"4294967295\n");
     /// ```
+    ///
+    /// # Errors
+    /// What writing fails with.
     #[inline]
     pub fn push(&mut self, col: u32) -> io::Result<()> {
         if self.len > CAPACITY - MAX_ITEM {
@@ -127,6 +133,9 @@ impl<W: Write> ColumnWriter<W> {
     /// let w = nqueens::large::ColumnWriter::perm(Vec::new());
     /// assert_eq!(w.finish().unwrap(), b"\n");
     /// ```
+    ///
+    /// # Errors
+    /// What writing the end fails with.
     pub fn finish(mut self) -> io::Result<W> {
         self.flush_buf()?;
         self.out.write_all(self.end)?;
@@ -151,6 +160,9 @@ impl<W: Write> ColumnWriter<W> {
 /// nqueens::large::write_streamed(&mut out, 8, [0, 4, 7, 5, 2, 6, 1, 3], Format::Perm).unwrap();
 /// assert_eq!(out, b"1 5 8 6 3 7 2 4\n");
 /// ```
+///
+/// # Errors
+/// What writing fails with.
 pub fn write_streamed(
     mut out: impl Write,
     n: usize,

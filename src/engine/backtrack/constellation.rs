@@ -168,12 +168,9 @@ impl Constellation {
 ///
 /// The smallest constellation of a class has its top queen nearest a corner, where it blocks
 /// the least; searched from the top, the first rows would branch freely. Turned upside down,
-/// the search starts next to the queens that constrain most, and visits about 40% fewer nodes
-/// (measured for n = 12..14). Choosing for each constellation the best of its four distinct
-/// orientations (a mirror image searches the same tree) would save at most 7% more nodes
-/// (measured for n = 13..15), and no cheap predictor came close: counting the nodes of each
-/// orientation's first rows misjudges it, and searching deep enough to judge it well costs
-/// more than it saves.
+/// the search starts next to the queens that constrain most, and visits far fewer nodes.
+/// Choosing the best of a constellation's orientations per constellation saves little more,
+/// and no cheap predictor of it was found (`docs/engine-trials.md`).
 const UPSIDE_DOWN: Symmetry = Symmetry::MirrorRows;
 
 /// One constellation of each symmetry class for `n`: the smallest of the class, turned

@@ -10,18 +10,20 @@
 //! - **The last rows in loops of their own**: the last four free rows, where most nodes are, are
 //!   searched by nested loops with their masks in registers (`Tail`), and the last two of them
 //!   without any loop: the completions below a whole row of candidate queens take five popcounts
-//!   (see `Tail::two`). This measured about 10% less CPU time at N=16 than counting only the last
-//!   row by popcount and stacking every other level.
+//!   (see `Tail::two`).
 //! - **Rows with a border queen are skipped**: the diagonals shift by the row distance to the
 //!   next free row, so the loop never spends a level on a forced queen.
 //!
 //! The loop is compiled twice: a portable copy, and on x86-64 a copy with `popcnt` and `bmi1`
 //! enabled (single instructions for counting bits and isolating the lowest one), chosen at run
-//! time, so no `target-cpu=native` is needed.
+//! time through the engine's CPU layer ([`crate::engine::cpu`]), so no `target-cpu=native` is
+//! needed.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::constellation::{Frame, Start};
+#[cfg(target_arch = "x86_64")]
+use crate::engine::cpu::{self, Isa};
 
 /// Solutions and search nodes (queens placed) of one task.
 ///
@@ -83,23 +85,26 @@ pub fn count_with_nodes(frame: &Frame, start: Start) -> Count {
     dispatch::<true>(frame, start, &AtomicBool::new(false))
 }
 
+/// The search, with the copy [`Isa::chosen`](crate::engine::cpu::Isa::chosen) names: any vector copy of the CPU layer also
+/// proves `popcnt` and `bmi1`, the instructions this loop gains from.
 fn dispatch<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> Count {
     #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("popcnt")
-            && std::arch::is_x86_feature_detected!("bmi1")
-        {
-            // SAFETY: the CPU has just been checked to support every feature `search_x86`
-            // is compiled for.
-            return unsafe { search_x86::<NODES>(frame, start, stop) };
-        }
+    if let Some(cpu) = cpu::Avx2::for_isa(Isa::chosen()) {
+        // SAFETY: `cpu` proves the CPU has the features `search_x86` is compiled for.
+        return unsafe { search_x86::<NODES>(cpu, frame, start, stop) };
     }
     search::<NODES>(frame, start, stop)
 }
 
+/// The search compiled with `popcnt` and `bmi1`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1")]
-unsafe fn search_x86<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> Count {
+fn search_x86<const NODES: bool>(
+    _: cpu::Avx2,
+    frame: &Frame,
+    start: Start,
+    stop: &AtomicBool,
+) -> Count {
     search::<NODES>(frame, start, stop)
 }
 
@@ -127,9 +132,8 @@ fn search<const NODES: bool>(frame: &Frame, start: Start, stop: &AtomicBool) -> 
 }
 
 /// Tails searched between two looks at the stop flag. A tail is four rows (microseconds at
-/// most), so a stopped search ends within milliseconds. The price, measured at N = 14 with
-/// callgrind: 6% more instructions in the kernel (the flag and the countdown take registers
-/// the loop used), about 3% more CPU time; a countdown on every node instead costs the same.
+/// most), so a stopped search ends within milliseconds; the flag and its countdown take
+/// registers the loop would use, so they are looked at rarely.
 const CHECK_EVERY: u32 = 1 << 12;
 
 /// How many free rows at the bottom of a frame [`Tail`] searches.
@@ -140,7 +144,7 @@ const TAIL: usize = 4;
 ///
 /// Most of the tree's nodes sit in its last few rows. In loops of their own, with the masks
 /// and shifts of those rows in registers, a node costs no push, no pop and no level check;
-/// the gain shrinks with each row added, and four measured best.
+/// the gain shrinks with each row added, and four is the best (`docs/engine-trials.md`).
 struct Tail {
     /// `shift[k]`: the row distance from the `k`-th last free row to the next (`k >= 2`).
     shift: [u32; TAIL + 1],

@@ -40,6 +40,9 @@ pub const MAX_N: usize = 32;
 /// assert!(nqueens::engine::backtrack::check(32).is_ok());
 /// assert!(nqueens::engine::backtrack::check(0).is_err());
 /// ```
+///
+/// # Errors
+/// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
 pub fn check(n: usize) -> Result<(), EngineError> {
     if (1..=MAX_N).contains(&n) {
         Ok(())
@@ -110,6 +113,9 @@ impl BacktrackTasks {
     /// let big = BacktrackTasks::new(20).unwrap();
     /// assert!(big.len() > big.constellation_count());
     /// ```
+    ///
+    /// # Errors
+    /// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
     pub fn new(n: usize) -> Result<Self, EngineError> {
         check(n)?;
         let depth = constellation::split_depth(n);

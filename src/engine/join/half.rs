@@ -147,7 +147,7 @@ pub(super) enum Side {
 ///
 /// The pairs with the same columns get consecutive keys, by rows in increasing order, the
 /// order in which a half visits them: its lists are then read front to back, not gathered
-/// from all over memory (measured: a cache miss per row set had cost 7% at `n = 18`).
+/// from all over memory.
 struct Keys {
     /// Index of a mask among the masks with as many bits, in increasing order.
     rank: Vec<u32>,
@@ -248,7 +248,7 @@ impl QuarterList {
         let mut next = start.clone();
         // The placements come in the search's order, each to its key's place: a cache miss
         // per write (the list is 14 MB at n = 18). So each place is fetched ahead and written
-        // `AHEAD` placements later, from a ring: the two lists measured 1.3x faster at n = 18.
+        // `AHEAD` placements later, from a ring, so the fetches overlap.
         const AHEAD: usize = 32;
         let mut ring = [(0, 0); AHEAD];
         let mut placed = 0;
@@ -411,8 +411,7 @@ impl Quarters {
     /// Lists the placements of both quarters of an `n` board.
     ///
     /// The first task of a run builds them while the other threads wait for them, so on more
-    /// than one thread the two quarters are built at once (measured: 0.14 s on one thread at
-    /// `n = 18`, 5% of the whole count).
+    /// than one thread the two quarters are built at once.
     ///
     /// `None` if `stop` was set while they were being made.
     pub fn new(shape: &Shape, stop: &AtomicBool) -> Option<Quarters> {
@@ -459,6 +458,7 @@ impl Quarters {
     #[inline(always)]
     pub fn half_words<K: Kernel>(
         &self,
+        kernel: K,
         cols: u32,
         middle: u32,
         side: Side,
@@ -467,7 +467,15 @@ impl Quarters {
     ) -> bool {
         let from = out.len();
         let shape = self.shape;
-        self.place::<K>(cols, middle, shape.word_mask(), out, limit + 1, |_| false);
+        self.place(
+            kernel,
+            cols,
+            middle,
+            shape.word_mask(),
+            out,
+            limit + 1,
+            |_| false,
+        );
         if side == Side::Bottom {
             // Turned once listed, not for every pair tried.
             for w in &mut out[from..] {
@@ -482,8 +490,14 @@ impl Quarters {
     /// (`entry & shape.blocked(columns) != 0`; trim it with `shape.word_mask()`); stops and
     /// returns `false` once `out` holds more than `limit` of them.
     #[inline(always)]
-    pub fn top_entries<K: Kernel>(&self, cols: u32, out: &mut Vec<u64>, limit: usize) -> bool {
-        self.place::<K>(cols, 0, !0, out, limit + 1, |_| false);
+    pub fn top_entries<K: Kernel>(
+        &self,
+        kernel: K,
+        cols: u32,
+        out: &mut Vec<u64>,
+        limit: usize,
+    ) -> bool {
+        self.place(kernel, cols, 0, !0, out, limit + 1, |_| false);
         out.len() <= limit
     }
 
@@ -493,6 +507,7 @@ impl Quarters {
     #[inline(always)]
     pub fn for_each_half<K: Kernel>(
         &self,
+        kernel: K,
         cols: u32,
         middle: u32,
         side: Side,
@@ -504,7 +519,8 @@ impl Quarters {
             batch.drain(..).for_each(|w| emit(shape.turn(w, side)));
             true
         };
-        self.place::<K>(
+        self.place(
+            kernel,
             cols,
             middle,
             shape.word_mask(),
@@ -520,8 +536,10 @@ impl Quarters {
     /// the OR of its quarters' entries, ANDed with `mask`. Whenever `out` holds `batch` or
     /// more, calls `full(out)`, and stops if that returns `false`.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn place<K: Kernel>(
         &self,
+        kernel: K,
         cols: u32,
         middle: u32,
         mask: u64,
@@ -562,18 +580,15 @@ impl Quarters {
             } else {
                 (rights, lefts)
             };
-            // The outer entries two at a time, each inner entry loaded once for both
-            // (measured with AVX-512: N = 17 about 1.03x faster on one thread, four at a time no
-            // faster; with AVX2, see `pair_up_avx2`).
+            // The outer entries two at a time, each inner entry loaded once for both.
             // A placement attacking the middle queen is dropped first if outside (by the
-            // vector step, without a branch: about a third attack it, so a filter's branch was
-            // mispredicted often; N = 19 on 2 threads 1.04x faster), and fails the pair test
-            // if inside.
+            // vector step, without a branch: about a third attack it, so a filter's branch
+            // would be mispredicted often), and fails the pair test if inside.
             let mut free = if blocked == 0 {
                 outer
             } else {
                 kept.clear();
-                append_pairs::<K>(&mut kept, 0, blocked, !0, outer);
+                append_pairs(kernel, &mut kept, 0, blocked, !0, outer);
                 &kept[..]
             }
             .iter()
@@ -581,9 +596,9 @@ impl Quarters {
             while let Some(first) = free.next() {
                 match free.next() {
                     Some(second) => {
-                        append_pairs_many::<K, 2>(out, [first, second], blocked, mask, inner)
+                        append_pairs_many(kernel, out, [first, second], blocked, mask, inner)
                     }
-                    None => append_pairs::<K>(out, first, first | blocked, mask, inner),
+                    None => append_pairs(kernel, out, first, first | blocked, mask, inner),
                 }
                 if out.len() >= batch && !full(out) {
                     return;
@@ -659,7 +674,8 @@ mod most_words {
             let most = Combinations::new(n, shape.h)
                 .map(|cols| {
                     out.clear();
-                    assert!(lists.top_entries::<super::super::kernel::Portable>(
+                    assert!(lists.top_entries(
+                        super::super::kernel::Portable,
                         cols,
                         &mut out,
                         usize::MAX - 1

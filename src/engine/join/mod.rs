@@ -50,23 +50,25 @@
 
 mod half;
 mod kernel;
+mod layout;
 mod sieve;
 mod stages;
+mod tuning;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use half::{Combinations, Quarters, Shape, Side};
 use kernel::Kernel;
+use layout::{NARROW, WIDE};
 use sieve::{Classes, Scales, Sieve};
 pub use stages::StageTimes;
-use stages::{Clock, Stage};
-
-#[cfg(target_arch = "x86_64")]
-mod isa;
+use stages::{Clock, NoClock, Stage, StageClock};
+use tuning::Tuning;
 
 pub mod symmetric;
 
+use super::cpu::{self, Isa};
 use super::{EngineError, Strategy, Tally, TaskSet};
 use symmetric::Turn;
 
@@ -108,70 +110,12 @@ pub struct JoinTasks {
     building: Mutex<()>,
     /// The most top words a task holds at once.
     chunk: usize,
-    /// Which copy of the hot loops counts.
-    vectors: Vectors,
+    /// Which copy of the hot loops counts, and how the join uses it.
+    isa: Isa,
+    tuning: Tuning,
     /// Whether the stages are timed, and what they took so far.
     timed: bool,
     stage_times: Mutex<StageTimes>,
-}
-
-/// Which copy of the join's hot loops counts: compiled for the widest vectors the CPU has
-/// (chosen at run time), or for narrower ones, to compare them.
-///
-/// ```
-/// use nqueens::engine::{join::{JoinTasks, Vectors}, Tally, TaskSet};
-/// for vectors in [Vectors::Widest, Vectors::Avx2, Vectors::Portable] {
-///     let tasks = JoinTasks::new(12).unwrap().with_vectors(vectors);
-///     let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
-///     assert_eq!(sum.total, 14200);
-///     assert!(tasks.vectors_used() <= vectors);
-/// }
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Vectors {
-    /// Plain Rust, any CPU: `pext` in software, lanes left to the compiler's defaults.
-    Portable,
-    /// AVX2 and BMI2 on x86-64: groups of 512 stored words, two 256-bit registers per row
-    /// (256 words and one register for a side that fits them).
-    Avx2,
-    /// The widest the CPU has: AVX-512 (with VL, `vpopcntq` and BITALG's `vpshufbitqmb`) on
-    /// x86-64 where present (groups of 512 words, or 256 for a side that fits them, three rows
-    /// ANDed by one instruction, the lanes counted by another, the sort's classes worked out 8
-    /// words at a time), else AVX2.
-    #[default]
-    Widest,
-}
-
-/// The copy of the loops that runs: for the vector copies, with the proof that the CPU has
-/// what they are compiled for.
-#[derive(Clone, Copy)]
-enum Loops {
-    #[cfg(target_arch = "x86_64")]
-    Avx512(isa::Avx512),
-    #[cfg(target_arch = "x86_64")]
-    Avx2(isa::Avx2),
-    Portable,
-}
-
-impl Vectors {
-    /// The copy that runs on this CPU when `self` is asked for: never wider than asked, nor
-    /// than the CPU has.
-    fn loops(self) -> Loops {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if self == Vectors::Widest
-                && let Some(cpu) = isa::Avx512::detect()
-            {
-                return Loops::Avx512(cpu);
-            }
-            if self >= Vectors::Avx2
-                && let Some(cpu) = isa::Avx2::detect()
-            {
-                return Loops::Avx2(cpu);
-            }
-        }
-        Loops::Portable
-    }
 }
 
 /// `Ok` if the Join strategy counts `n`.
@@ -180,6 +124,9 @@ impl Vectors {
 /// assert!(nqueens::engine::join::check(26).is_ok());
 /// assert!(nqueens::engine::join::check(27).is_err());
 /// ```
+///
+/// # Errors
+/// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
 pub fn check(n: usize) -> Result<(), EngineError> {
     if (1..=MAX_N).contains(&n) {
         Ok(())
@@ -203,6 +150,9 @@ impl JoinTasks {
     /// assert_eq!((sum.total, sum.unique()), (14200, 1787));
     /// assert!(JoinTasks::new(27).is_err());
     /// ```
+    ///
+    /// # Errors
+    /// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
     pub fn new(n: usize) -> Result<Self, EngineError> {
         check(n)?;
         let shape = Shape::new(n);
@@ -215,7 +165,8 @@ impl JoinTasks {
             quarters: OnceLock::new(),
             building: Mutex::new(()),
             chunk: CHUNK,
-            vectors: Vectors::Widest,
+            isa: Isa::chosen(),
+            tuning: Tuning::for_isa(Isa::chosen()),
             timed: false,
             stage_times: Mutex::default(),
         })
@@ -230,22 +181,42 @@ impl JoinTasks {
     /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
     /// assert_eq!(sum.total, 724);
     /// ```
+    ///
+    /// # Errors
+    /// [`EngineError::OutOfRange`] for `n` outside 1 to [`MAX_N`].
     pub fn with_chunk(n: usize, chunk: usize) -> Result<Self, EngineError> {
         let mut tasks = JoinTasks::new(n)?;
         tasks.chunk = chunk.max(1);
         Ok(tasks)
     }
 
-    /// The same list, counted with the copy of the hot loops `vectors` says (at most the
-    /// widest the CPU has); the counts do not change, only the time.
-    pub fn with_vectors(mut self, vectors: Vectors) -> Self {
-        self.vectors = vectors;
+    /// The same list, counted with the copy of the hot loops `isa` names, or the widest this
+    /// CPU runs if it runs no such copy; the counts do not change, only the time.
+    ///
+    /// ```
+    /// use nqueens::engine::{cpu::Isa, join::JoinTasks, Tally, TaskSet};
+    /// for isa in Isa::available() {
+    ///     let tasks = JoinTasks::new(12).unwrap().with_isa(isa);
+    ///     let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
+    ///     assert_eq!((sum.total, tasks.isa()), (14200, isa));
+    /// }
+    /// ```
+    #[must_use]
+    pub fn with_isa(mut self, isa: Isa) -> Self {
+        self.isa = isa.min(Isa::detect());
+        self.tuning = Tuning::for_isa(self.isa);
         self
+    }
+
+    /// The copy of the hot loops that counts.
+    pub fn isa(&self) -> Isa {
+        self.isa
     }
 
     /// The same list, timing each stage of every join it counts (see [`StageTimes`]): the
     /// clock is read six times per join, some 150 ns, against 20 µs or more per join from
-    /// `n = 16` on (under 1%).
+    /// `n = 16` on (under 1%); an untimed list has no clock at all.
+    #[must_use]
     pub fn with_stage_times(mut self) -> Self {
         self.timed = true;
         self
@@ -255,18 +226,6 @@ impl JoinTasks {
     /// [`JoinTasks::with_stage_times`]).
     pub fn stage_times(&self) -> StageTimes {
         *self.stage_times.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The copy of the hot loops that counts on this CPU: [`Vectors::Widest`] only where
-    /// AVX-512 runs.
-    pub fn vectors_used(&self) -> Vectors {
-        match self.vectors.loops() {
-            #[cfg(target_arch = "x86_64")]
-            Loops::Avx512(_) => Vectors::Widest,
-            #[cfg(target_arch = "x86_64")]
-            Loops::Avx2(_) => Vectors::Avx2,
-            Loops::Portable => Vectors::Portable,
-        }
     }
 
     /// The quarter lists, made by the first task that needs them while the others wait; `None`
@@ -283,74 +242,98 @@ impl JoinTasks {
         Some(self.quarters.get_or_init(|| made))
     }
 
-    /// Counts the solutions of the main task with top columns `cols`, weighted, with the
-    /// widest vectors the CPU has.
+    /// Counts the solutions of the main task with top columns `cols`, weighted.
     fn count_main(&self, cols: u32, stop: &AtomicBool) -> u64 {
         let Some(quarters) = self.quarters(stop) else {
             return 0;
         };
-        match self.vectors.loops() {
-            #[cfg(target_arch = "x86_64")]
-            Loops::Avx512(cpu) => WIDE_SCRATCH.with_borrow_mut(|scratch| {
-                // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
-                unsafe { count_main_avx512(cpu, self, quarters, cols, scratch, stop) }
-            }),
-            #[cfg(target_arch = "x86_64")]
-            Loops::Avx2(cpu) => WIDE_SCRATCH.with_borrow_mut(|scratch| {
-                // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
-                unsafe { count_main_avx2(cpu, self, quarters, cols, scratch, stop) }
-            }),
-            Loops::Portable => NARROW_SCRATCH
-                .with_borrow_mut(|scratch| count_main_plain(self, quarters, cols, scratch, stop)),
+        if self.timed {
+            let mut clock = StageClock::default();
+            let count = self.count_main_timed(quarters, cols, &mut clock, stop);
+            *self.stage_times.lock().unwrap_or_else(|e| e.into_inner()) += clock.times;
+            count
+        } else {
+            self.count_main_timed(quarters, cols, &mut NoClock, stop)
         }
+    }
+
+    /// [`JoinTasks::count_main`] with the copy of the loops [`JoinTasks::isa`] names, timed
+    /// by `clock`.
+    fn count_main_timed<T: Clock>(
+        &self,
+        quarters: &Quarters,
+        cols: u32,
+        clock: &mut T,
+        stop: &AtomicBool,
+    ) -> u64 {
+        let job = Job {
+            tasks: self,
+            quarters,
+            cols,
+            tuning: self.tuning,
+            stop,
+        };
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = cpu::Avx512::for_isa(self.isa) {
+            // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+            return WIDE_SCRATCH
+                .with_borrow_mut(|scratch| unsafe { count_main_avx512(cpu, job, scratch, clock) });
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = cpu::Avx2::for_isa(self.isa) {
+            // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+            return WIDE_SCRATCH
+                .with_borrow_mut(|scratch| unsafe { count_main_avx2(cpu, job, scratch, clock) });
+        }
+        NARROW_SCRATCH.with_borrow_mut(|scratch| count_main_portable(job, scratch, clock))
     }
 }
 
-/// The main-task count with the portable loops, in groups of 256 words.
+/// One main task to count: the list it belongs to, its columns, and how to use the kernel.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    tasks: &'a JoinTasks,
+    quarters: &'a Quarters,
+    cols: u32,
+    tuning: Tuning,
+    stop: &'a AtomicBool,
+}
+
+/// The main-task count with the portable kernel, in groups of 256 words.
 ///
 /// Never inlined, so that the loops are compiled once, as the other copies (whose
 /// `#[target_feature]` keeps them apart) are: the tests call these three functions, not
 /// copies of their own.
 #[inline(never)]
-fn count_main_plain(
-    tasks: &JoinTasks,
-    quarters: &Quarters,
-    cols: u32,
-    scratch: &mut Scratch<{ sieve::NARROW }>,
-    stop: &AtomicBool,
-) -> u64 {
-    count_main_with::<kernel::Portable, { sieve::NARROW }>(tasks, quarters, cols, scratch, stop)
+fn count_main_portable<T: Clock>(job: Job, scratch: &mut Scratch<NARROW>, clock: &mut T) -> u64 {
+    count_main_with(kernel::Portable, job, scratch, clock)
 }
 
 /// The main-task count compiled for AVX2 and BMI2, so that a sieve row of 8 lanes is two
 /// registers (4 lanes, one, for the sides that fit 256 words) and the bit gathering one
 /// instruction.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi2,popcnt")]
-fn count_main_avx2(
-    _: isa::Avx2,
-    tasks: &JoinTasks,
-    quarters: &Quarters,
-    cols: u32,
-    scratch: &mut Scratch<{ sieve::WIDE }>,
-    stop: &AtomicBool,
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn count_main_avx2<T: Clock>(
+    cpu: cpu::Avx2,
+    job: Job,
+    scratch: &mut Scratch<WIDE>,
+    clock: &mut T,
 ) -> u64 {
-    count_main_with::<kernel::Bmi2, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
+    count_main_with(kernel::Avx2::new(cpu), job, scratch, clock)
 }
 
 /// The main-task count compiled for AVX-512: a sieve row of 8 lanes is one register, three
 /// rows are ANDed by one instruction and the lanes' bits counted by another.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bitalg,avx512vpopcntdq,avx2,bmi2,popcnt")]
-fn count_main_avx512(
-    _: isa::Avx512,
-    tasks: &JoinTasks,
-    quarters: &Quarters,
-    cols: u32,
-    scratch: &mut Scratch<{ sieve::WIDE }>,
-    stop: &AtomicBool,
+#[target_feature(enable = "avx512f,avx512vl,avx512bitalg,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt")]
+fn count_main_avx512<T: Clock>(
+    cpu: cpu::Avx512,
+    job: Job,
+    scratch: &mut Scratch<WIDE>,
+    clock: &mut T,
 ) -> u64 {
-    count_main_with::<kernel::Avx512, { sieve::WIDE }>(tasks, quarters, cols, scratch, stop)
+    count_main_with(kernel::Avx512::new(cpu), job, scratch, clock)
 }
 
 /// The main-task count with kernel `K` in groups of `L` lanes, the body of the three copies
@@ -358,22 +341,28 @@ fn count_main_avx512(
 /// each middle column the task counts, the top words that leave it free are joined with the
 /// bottom half that avoids it.
 #[inline(always)]
-fn count_main_with<K: Kernel, const L: usize>(
-    tasks: &JoinTasks,
-    quarters: &Quarters,
-    cols: u32,
+fn count_main_with<K: Kernel, const L: usize, T: Clock>(
+    k: K,
+    job: Job,
     scratch: &mut Scratch<L>,
-    stop: &AtomicBool,
+    clock: &mut T,
 ) -> u64 {
+    let Job {
+        tasks,
+        quarters,
+        cols,
+        tuning,
+        stop,
+    } = job;
     let (shape, chunk) = (&tasks.shape, tasks.chunk);
-    scratch.clock.start(tasks.timed);
+    clock.start();
     let mut tops = std::mem::take(&mut scratch.tops);
     let mut words = std::mem::take(&mut scratch.top_words);
     let mut bottoms = std::mem::take(&mut scratch.bottom_words);
     tops.clear();
     // More than `chunk` top words: each join lists them again, `chunk` at a time.
-    let held = quarters.top_entries::<K>(cols, &mut tops, chunk);
-    scratch.clock.lap(Stage::Listing);
+    let held = quarters.top_entries(k, cols, &mut tops, chunk);
+    clock.lap(Stage::Listing);
     // The bits of a word: top entries also keep, above them, the middle row's diagonals.
     let (mask, long) = (shape.word_mask(), long_diagonals(shape));
     let mut total = 0;
@@ -402,13 +391,13 @@ fn count_main_with<K: Kernel, const L: usize>(
         };
         bottoms.clear();
         let bottoms_held =
-            quarters.half_words::<K>(bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
+            quarters.half_words(k, bottom.cols, middle, Side::Bottom, &mut bottoms, chunk);
         let twice = if held && bottoms_held {
             // The task's top entries are sorted once, by cut bits chosen at its first join;
             // each join then keeps, class by class, the entries that leave its middle queen
             // free (trimmed to their words), instead of sorting its top words again. Even n
             // has one join per task; odd n about 6.8 at n = 19, each keeping about a third.
-            scratch.clock.lap(Stage::Listing);
+            clock.lap(Stage::Listing);
             let cut = match task_cut {
                 Some(cut) => cut,
                 None => {
@@ -421,24 +410,24 @@ fn count_main_with<K: Kernel, const L: usize>(
                     if shape.gap == 0 {
                         // Even n: no middle row, so the top entries are the words, all kept:
                         // sorted straight into the join's classes.
-                        scratch.top_classes.sort::<K>(&tops, cut, long);
+                        scratch.top_classes.sort(k, tuning, &tops, cut, long);
                     } else {
-                        scratch.task_tops.sort::<K>(&tops, cut, long);
+                        scratch.task_tops.sort(k, tuning, &tops, cut, long);
                     }
-                    scratch.clock.lap(Stage::Sorting);
+                    clock.lap(Stage::Sorting);
                     *task_cut.insert(cut)
                 }
             };
             if shape.gap != 0 {
                 scratch
                     .top_classes
-                    .keep::<K>(&scratch.task_tops, blocked, mask);
+                    .keep(k, &scratch.task_tops, blocked, mask);
             }
-            scratch.clock.lap(Stage::Listing);
-            scratch.clock.times.words += (scratch.top_classes.len() + bottoms.len()) as u64;
-            scratch.bottom_classes.sort::<K>(&bottoms, cut, long);
-            scratch.clock.lap(Stage::Sorting);
-            twice_sorted::<K, L>(shape, scratch, stop)
+            clock.lap(Stage::Listing);
+            clock.words((scratch.top_classes.len() + bottoms.len()) as u64);
+            scratch.bottom_classes.sort(k, tuning, &bottoms, cut, long);
+            clock.lap(Stage::Sorting);
+            twice_sorted(k, job, scratch, clock)
         } else {
             // A side too long to hold: the sides are stored and asked a chunk at a time.
             words.clear();
@@ -447,16 +436,16 @@ fn count_main_with<K: Kernel, const L: usize>(
                 // column free, so a branch would be mispredicted often, on every word of every
                 // join), and with the vectors of the quarter pairs: the entries that avoid
                 // `blocked`, trimmed to their words.
-                kernel::append_pairs::<K>(&mut words, 0, blocked, mask, &tops);
+                kernel::append_pairs(k, &mut words, 0, blocked, mask, &tops);
             }
-            scratch.clock.lap(Stage::Listing);
-            scratch.clock.times.words += (words.len() + bottoms.len()) as u64;
+            clock.lap(Stage::Listing);
+            clock.words((words.len() + bottoms.len()) as u64);
             if held {
-                twice_listed::<K, L>(shape, &words[..], &bottom, chunk, scratch, stop)
+                twice_listed(k, job, &words[..], &bottom, scratch)
             } else if bottoms_held {
-                twice_listed::<K, L>(shape, &top, &bottoms[..], chunk, scratch, stop)
+                twice_listed(k, job, &top, &bottoms[..], scratch)
             } else {
-                twice_listed::<K, L>(shape, &top, &bottom, chunk, scratch, stop)
+                twice_listed(k, job, &top, &bottom, scratch)
             }
         };
         // Even: a family has two or four members (the halves never swap onto themselves),
@@ -465,13 +454,8 @@ fn count_main_with<K: Kernel, const L: usize>(
         total += weight * twice / 2;
     }
     (scratch.tops, scratch.top_words, scratch.bottom_words) = (tops, words, bottoms);
-    if scratch.clock.on() {
-        let mut times = scratch.clock.take();
-        let (stored, pairs) = scratch.sieve.take_work();
-        let (small_stored, small_pairs) = scratch.small.take_work();
-        (times.stored, times.pairs) = (stored + small_stored, pairs + small_pairs);
-        *tasks.stage_times.lock().unwrap_or_else(|e| e.into_inner()) += times;
-    }
+    clock.work(scratch.sieve.take_work());
+    clock.work(scratch.small.take_work());
     total
 }
 
@@ -514,44 +498,45 @@ fn join_cut<const L: usize>(shape: &Shape, tops: &[u64], kept: usize, bottoms: &
 /// Both sides are sorted (`scratch.top_classes` and `bottom_classes`), with the same cut bits,
 /// and serve as stored words and as queries.
 #[inline(always)]
-fn twice_sorted<K: Kernel, const L: usize>(
-    shape: &Shape,
+fn twice_sorted<K: Kernel, const L: usize, T: Clock>(
+    k: K,
+    job: Job,
     scratch: &mut Scratch<L>,
-    stop: &AtomicBool,
+    clock: &mut T,
 ) -> u64 {
     let Scratch {
         top_classes,
         bottom_classes,
         sieve,
         small,
-        wide_only,
-        clock,
         ..
     } = scratch;
-    let narrow = K::NARROW_HALVES && !*wide_only;
-    // A function called twice, not a closure: as a closure the sieve's building measured
-    // twice as slow (its loops were not compiled with the caller's vector instructions).
-    stored_against::<K, L>(
-        shape,
-        sieve,
-        small,
-        narrow,
+    let sieves = &mut Sieves { sieve, small };
+    // A function called twice, not a closure: as a closure the sieve's building was not
+    // compiled with the caller's vector instructions.
+    stored_against(
+        k,
+        job,
+        sieves,
         top_classes,
         bottom_classes,
         BOTH_WAYS,
         clock,
-        stop,
-    ) + stored_against::<K, L>(
-        shape,
-        sieve,
-        small,
-        narrow,
+    ) + stored_against(
+        k,
+        job,
+        sieves,
         bottom_classes,
         top_classes,
         OTHER_WAY,
         clock,
-        stop,
     )
+}
+
+/// A thread's two sieves: of wide groups where the kernel uses them, and of one narrow group.
+struct Sieves<'a, const L: usize> {
+    sieve: &'a mut Sieve<L>,
+    small: &'a mut Sieve<NARROW>,
 }
 
 /// How the first way's queries count, by how many long diagonals they hold: `2^weight`, except
@@ -563,41 +548,37 @@ const BOTH_WAYS: Scales = [2, 2, 4];
 const OTHER_WAY: Scales = [0, 2, 4];
 
 /// `Σ scales[weight(q)] · #{s : s & q == 0}` over the `queries` and the words of weight 0 of
-/// `stored`: a sieve of `stored` built and asked. Where `narrow`, the words past the last
-/// whole group of `sieve` go to `small` if they fit one of its groups of 256 (so a side of at
-/// most 256 words goes there whole).
-///
-/// A group costs as much to build and to ask whether it is full or not, and with
-/// [`Kernel::NARROW_HALVES`] a group of 256 about 0.6 times as much as one of 512.
-#[allow(clippy::too_many_arguments)]
+/// `stored`: a sieve of `stored` built and asked. Where the tuning says narrow sieves cost
+/// half as much, the words past the last whole group of the wide sieve go to the small one if
+/// they fit its group of 256 (so a side of at most 256 words goes there whole).
 #[inline(always)]
-fn stored_against<K: Kernel, const L: usize>(
-    shape: &Shape,
-    sieve: &mut Sieve<L>,
-    small: &mut Sieve<{ sieve::NARROW }>,
-    narrow: bool,
+fn stored_against<K: Kernel, const L: usize, T: Clock>(
+    k: K,
+    job: Job,
+    sieves: &mut Sieves<L>,
     stored: &Classes,
     queries: &Classes,
     scales: Scales,
-    clock: &mut Clock,
-    stop: &AtomicBool,
+    clock: &mut T,
 ) -> u64 {
-    let (bits, len) = (shape.bits(), stored.stored_len());
+    let (bits, len) = (job.tasks.shape.bits(), stored.stored_len());
+    let narrow = job.tuning.narrow_halves;
     let tail = match len % Sieve::<L>::GROUP {
-        part if narrow && L > sieve::NARROW && part <= Sieve::<{ sieve::NARROW }>::GROUP => part,
+        part if narrow && L > NARROW && part <= Sieve::<NARROW>::GROUP => part,
         _ => 0,
     };
+    let (tuning, stop) = (job.tuning, job.stop);
     let mut count = 0;
     if tail < len {
-        sieve.build::<K>(stored, 0..len - tail, bits);
+        sieves.sieve.build(tuning, stored, 0..len - tail, bits);
         clock.lap(Stage::Building);
-        count += sieve.count::<K>(queries, scales, stop);
+        count += sieves.sieve.count(k, queries, scales, stop);
         clock.lap(Stage::Counting);
     }
     if tail > 0 {
-        small.build::<K>(stored, len - tail..len, bits);
+        sieves.small.build(tuning, stored, len - tail..len, bits);
         clock.lap(Stage::Building);
-        count += small.count::<K>(queries, scales, stop);
+        count += sieves.small.count(k, queries, scales, stop);
         clock.lap(Stage::Counting);
     }
     count
@@ -606,29 +587,33 @@ fn stored_against<K: Kernel, const L: usize>(
 /// [`twice_sorted`] for halves too long to hold: each side is stored `chunk` words at a time,
 /// and the other listed again for each chunk and asked in batches of `chunk`.
 fn twice_listed<K: Kernel, const L: usize>(
-    shape: &Shape,
+    k: K,
+    job: Job,
     top: &(impl Source + ?Sized),
     bottom: &(impl Source + ?Sized),
-    chunk: usize,
     scratch: &mut Scratch<L>,
-    stop: &AtomicBool,
 ) -> u64 {
-    term::<K, L>(shape, top, bottom, BOTH_WAYS, chunk, scratch, stop)
-        + term::<K, L>(shape, bottom, top, OTHER_WAY, chunk, scratch, stop)
+    term(k, job, top, bottom, BOTH_WAYS, scratch) + term(k, job, bottom, top, OTHER_WAY, scratch)
 }
 
 /// `Σ scales[|q & long|] · #{s : s & q == 0}` over the query words `q` and the stored words
 /// `s` that avoid the long diagonals, holding at most `chunk` stored words (and queries) at a
 /// time. The queries whose weight scales by 0 are not held.
 fn term<K: Kernel, const L: usize>(
-    shape: &Shape,
+    k: K,
+    job: Job,
     stored: &(impl Source + ?Sized),
     queries: &(impl Source + ?Sized),
     scales: Scales,
-    chunk: usize,
     scratch: &mut Scratch<L>,
-    stop: &AtomicBool,
 ) -> u64 {
+    let Job {
+        tasks,
+        tuning,
+        stop,
+        ..
+    } = job;
+    let (shape, chunk) = (&tasks.shape, tasks.chunk);
     let long = long_diagonals(shape);
     let Scratch {
         stored_words,
@@ -641,16 +626,16 @@ fn term<K: Kernel, const L: usize>(
     let mut total = 0;
     let mut against = |held: &mut Vec<u64>| {
         let cut = sieve::cut_bits(held, held, shape.word_mask() & !long, held.len(), L);
-        stored_classes.sort::<K>(held, cut, long);
+        stored_classes.sort(k, tuning, held, cut, long);
         let stored = 0..stored_classes.stored_len();
-        sieve.build::<K>(stored_classes, stored, shape.bits());
+        sieve.build(tuning, stored_classes, stored, shape.bits());
         let mut ask = |batch: &mut Vec<u64>| {
-            query_classes.sort::<K>(batch, cut, long);
-            total += sieve.count::<K>(query_classes, scales, stop);
+            query_classes.sort(k, tuning, batch, cut, long);
+            total += sieve.count(k, query_classes, scales, stop);
             batch.clear();
         };
         batch.clear();
-        queries.each::<K>(|q| {
+        queries.each(k, |q| {
             if scales[(q & long).count_ones() as usize] == 0 {
                 return;
             }
@@ -663,7 +648,7 @@ fn term<K: Kernel, const L: usize>(
         held.clear();
     };
     stored_words.clear();
-    stored.each::<K>(|s| {
+    stored.each(k, |s| {
         if s & long == 0 {
             stored_words.push(s);
             if stored_words.len() == chunk {
@@ -686,8 +671,6 @@ struct Scratch<const L: usize> {
     /// The top words of one join (when a side is too long to hold), and its bottom words.
     top_words: Vec<u64>,
     bottom_words: Vec<u64>,
-    /// Times the stages, when asked to.
-    clock: Clock,
     /// A task's top entries sorted once, for all its joins.
     task_tops: Classes,
     /// Both sides sorted by their cut bits.
@@ -698,10 +681,8 @@ struct Scratch<const L: usize> {
     batch: Vec<u64>,
     sieve: Sieve<L>,
     /// Where groups hold 512 words and a sieve of 256 costs half as much
-    /// ([`Kernel::NARROW_HALVES`]): the sieve of the sides that fit one group of 256.
-    small: Sieve<{ sieve::NARROW }>,
-    /// Never uses `small` (to test the wide groups on small sides).
-    wide_only: bool,
+    /// ([`Tuning::narrow_halves`]): the sieve of the sides that fit one group of 256.
+    small: Sieve<NARROW>,
 }
 
 impl<const L: usize> Scratch<L> {
@@ -714,21 +695,21 @@ impl<const L: usize> Scratch<L> {
 
 thread_local! {
     // One of the two is used, as the CPU decides.
-    static NARROW_SCRATCH: std::cell::RefCell<Scratch<{ sieve::NARROW }>> =
+    static NARROW_SCRATCH: std::cell::RefCell<Scratch<NARROW>> =
         std::cell::RefCell::default();
-    static WIDE_SCRATCH: std::cell::RefCell<Scratch<{ sieve::WIDE }>> =
+    static WIDE_SCRATCH: std::cell::RefCell<Scratch<WIDE>> =
         std::cell::RefCell::default();
 }
 
 /// A list of half-board words: held in memory, or listed again each time it is read.
 trait Source {
-    /// Calls `f` with every word (listed with `K`'s loops, where they are listed).
-    fn each<K: Kernel>(&self, f: impl FnMut(u64));
+    /// Calls `f` with every word (listed with kernel `k`, where they are listed).
+    fn each<K: Kernel>(&self, k: K, f: impl FnMut(u64));
 }
 
 impl Source for [u64] {
     #[inline(always)]
-    fn each<K: Kernel>(&self, mut f: impl FnMut(u64)) {
+    fn each<K: Kernel>(&self, _: K, mut f: impl FnMut(u64)) {
         for &w in self {
             f(w);
         }
@@ -745,9 +726,9 @@ struct Listed<'a> {
 
 impl Source for Listed<'_> {
     #[inline(always)]
-    fn each<K: Kernel>(&self, f: impl FnMut(u64)) {
+    fn each<K: Kernel>(&self, k: K, f: impl FnMut(u64)) {
         self.quarters
-            .for_each_half::<K>(self.cols, self.middle, self.side, f);
+            .for_each_half(k, self.cols, self.middle, self.side, f);
     }
 }
 
@@ -765,11 +746,9 @@ fn joins(shape: &Shape, cols: u32) -> impl Iterator<Item = (usize, u64)> + '_ {
 /// bottom's columns), and the mirror image of that. The weight is the number of distinct ones.
 ///
 /// Why the largest: its top half holds column `n - 1` (where a member's does), and the halves
-/// that hold the edge columns have the most placements (at `n = 19`, 11,929 on average with
-/// both, 7,890 with one, 5,226 with neither). A task lists its top half once and the bottom
-/// half once per join, so the longer half should be on top: with the largest, it is in 84% of
-/// the families at `n = 19`, and the bottom words listed per join fell to half of what the
-/// smallest left (N = 19 on 2 threads 1.10x faster, whole process).
+/// that hold the edge columns have the most placements. A task lists its top half once and
+/// the bottom half once per join, so the longer half should be on top, and with the largest it
+/// mostly is (`docs/engine-trials.md`).
 fn family_weight(shape: &Shape, cols: u32, mid: usize) -> Option<u32> {
     let n = shape.n;
     let mirror = |c: u32| c.reverse_bits() >> (32 - n);
@@ -869,8 +848,7 @@ pub fn memory_estimate(n: usize, threads: usize) -> Option<u64> {
 fn memory(shape: &Shape, chunk: usize, threads: usize) -> u64 {
     let chunk = chunk as u64;
     let words = Quarters::most_words(shape).map_or(chunk, |most| most.min(chunk));
-    let per_thread =
-        Scratch::<{ sieve::WIDE }>::BYTES_PER_WORD * words + sieve::bytes(words, shape.bits());
+    let per_thread = Scratch::<WIDE>::BYTES_PER_WORD * words + sieve::bytes(words, shape.bits());
     let tasks = shape.column_sets() * std::mem::size_of::<u32>() as u64;
     Quarters::bytes(shape) + tasks + threads as u64 * per_thread
 }
@@ -881,8 +859,8 @@ const _: () = assert!(MAX_N <= 32);
 
 /// `true` if joining half-boards beats backtracking for `n`.
 ///
-/// Measured against the backtracking engine on one thread (CPU time): about even up to
-/// `n = 13`, where both take milliseconds; 1.4x faster at 14 and 15, 3x at 16.
+/// Below 14 both take milliseconds and are about even; from 14 on the join is faster, and
+/// the gap grows with `n` (`docs/engine.md`).
 ///
 /// ```
 /// assert!(nqueens::engine::join::preferred(18));
@@ -907,66 +885,65 @@ fn xorshift(mut x: u64) -> impl FnMut() -> u64 {
 mod tests {
     use super::*;
 
-    /// Each main task's count with `count`, one of the compiled copies of the loops that
-    /// [`JoinTasks::count_main`] chooses from, whatever the CPU would choose.
-    /// With `wide_only`, sides that fit a group of 256 words are stored in the wide groups
-    /// all the same.
-    fn per_task<const L: usize>(
-        n: usize,
-        chunk: usize,
-        wide_only: bool,
-        count: impl Fn(&JoinTasks, &Quarters, u32, &mut Scratch<L>, &AtomicBool) -> u64,
-    ) -> Vec<u64> {
-        let tasks = JoinTasks::with_chunk(n, chunk).unwrap();
-        let never = AtomicBool::new(false);
-        let quarters = tasks.quarters(&never).unwrap();
-        let mut scratch = Scratch::<L> {
-            wide_only,
-            ..Scratch::default()
-        };
-        let each = |&cols: &u32| count(&tasks, quarters, cols, &mut scratch, &never);
-        tasks.main.iter().map(each).collect()
-    }
-
     #[test]
     fn every_copy_of_the_loops_counts_every_task_alike() {
-        // The production copies themselves, not copies made for the test: each is compiled
-        // once, and the test checks what runs.
+        // The production copies themselves, chosen by the dispatch, not copies made for the
+        // test: each is compiled once, and the test checks what runs.
         for n in 4..=15 {
             for chunk in [CHUNK, 7] {
+                let per_task = |isa: Isa, tuning: Tuning| -> Vec<u64> {
+                    let mut tasks = JoinTasks::with_chunk(n, chunk).unwrap().with_isa(isa);
+                    assert_eq!(tasks.isa(), isa);
+                    tasks.tuning = tuning;
+                    let never = AtomicBool::new(false);
+                    (0..tasks.main.len())
+                        .map(|i| tasks.count_main(tasks.main[i], &never))
+                        .collect()
+                };
                 // The portable loops are the reference.
-                let reference = per_task(n, chunk, false, count_main_plain);
+                let reference = per_task(Isa::Portable, Tuning::PORTABLE);
                 let total: u64 = reference.iter().sum();
                 assert_eq!(
                     Some(u128::from(total)),
                     crate::reference::published(n).map(|p| p.0)
                 );
-                #[cfg(target_arch = "x86_64")]
-                {
-                    // Small sides in groups of 256 (one register a row) and in 512 (two).
-                    for wide_only in [false, true] {
-                        if let Some(cpu) = isa::Avx2::detect() {
-                            // SAFETY: `cpu` proves the CPU has the features.
-                            let avx2 = |t: &_, q: &_, c, s: &mut _, stop: &_| unsafe {
-                                count_main_avx2(cpu, t, q, c, s, stop)
-                            };
-                            let counts = per_task(n, chunk, wide_only, avx2);
-                            assert_eq!(counts, reference, "n = {n}, AVX2, wide only: {wide_only}");
-                        }
-                        if let Some(cpu) = isa::Avx512::detect() {
-                            // SAFETY: `cpu` proves the CPU has the features.
-                            let avx512 = |t: &_, q: &_, c, s: &mut _, stop: &_| unsafe {
-                                count_main_avx512(cpu, t, q, c, s, stop)
-                            };
-                            let counts = per_task(n, chunk, wide_only, avx512);
-                            assert_eq!(
-                                counts, reference,
-                                "n = {n}, AVX-512, wide only: {wide_only}"
-                            );
-                        }
+                for isa in Isa::available() {
+                    // Each copy with its own tuning, and with the others' choices: small
+                    // sides in groups of 256 (one register a row) and in 512 (two), halves
+                    // asked or not, the sorts, gathering or not.
+                    let own = Tuning::for_isa(isa);
+                    let mut tunings = vec![
+                        own,
+                        Tuning {
+                            narrow_halves: !own.narrow_halves,
+                            ..own
+                        },
+                    ];
+                    tunings.extend([Tuning::PORTABLE, Tuning::AVX2, Tuning::AVX512]);
+                    for tuning in tunings {
+                        let counts = per_task(isa, tuning);
+                        assert_eq!(
+                            counts, reference,
+                            "n = {n}, chunk {chunk}, {isa}, {tuning:?}"
+                        );
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_timed_count_counts_alike_and_times_its_stages() {
+        for isa in Isa::available() {
+            let timed = JoinTasks::new(13).unwrap().with_isa(isa).with_stage_times();
+            let sum: Tally = (0..timed.len()).map(|i| timed.count(i)).sum();
+            assert_eq!((sum.total, sum.unique()), (73712, 9233));
+            let stages = timed.stage_times();
+            assert!(stages.words > 0 && stages.stored > 0 && stages.pairs >= stages.stored);
+            assert!(stages.counting > std::time::Duration::ZERO, "{isa}");
+            let untimed = JoinTasks::new(13).unwrap().with_isa(isa);
+            let _ = untimed.count(0);
+            assert_eq!(untimed.stage_times(), StageTimes::default());
         }
     }
 }

@@ -3,10 +3,10 @@
 //! The join asks, for every word `v` of one half, how many stored words `u` of the other half
 //! have `u & v == 0`. Four tricks make that a few vector instructions per 256 or 512 pairs:
 //!
-//! 1. **Bit slicing.** The stored words are kept transposed in groups of one vector register's
-//!    width (256 words with AVX2, 512 with AVX-512: [`NARROW`] or [`WIDE`] lanes of 64; with
-//!    AVX-512 a side that fits 256 words is kept narrow, see `Kernel::NARROW_HALVES`): a row
-//!    per bit position says which words of the group *lack* that bit. The words disjoint from
+//! 1. **Bit slicing.** The stored words are kept transposed in groups of 256 or 512 words
+//!    ([`NARROW`] or [`WIDE`] lanes of 64, the layout in `layout.rs`; where the tuning says so,
+//!    a side that fits 256 words is kept narrow, see `Tuning::narrow_halves`): a row per bit
+//!    position says which words of the group *lack* that bit. The words disjoint from
 //!    `v` are the AND of the rows of `v`'s bits, and their number is a popcount.
 //! 2. **Rows ANDed ahead of time** (the "Four Russians" trick). The bit positions are cut into
 //!    chunks of [`SPAN`] bits, and each chunk keeps the AND for every one of its `2^SPAN`
@@ -22,27 +22,21 @@
 //!    chunks slice only the other bits (gathered per query with `pext`): 5 chunks instead of 6
 //!    at `n = 18`, 5 instead of 7 at `n = 20` ([`Sieve::build`]).
 //!
-//! The loops run group by group: a group's rows (10 KB at `n = 18`, 20 KB with AVX-512) stay
-//! in the L1 cache while every query that may meet it passes. The query loop is a [`Kernel`]
-//! method, so that the AVX-512 copy can be written with intrinsics while the others stay plain
-//! Rust.
+//! The loops run group by group: a group's rows (10 to 20 KB) stay in the L1 cache while every
+//! query that may meet it passes. The step per group and query class is a [`Kernel`] method,
+//! so that each vector kernel writes it with its own intrinsics (AVX2's and AVX-512's) while
+//! the portable one stays plain Rust; the loops around it are compiled once per kernel, in a
+//! function that [`Kernel::compiled`] gives the kernel's CPU features.
 //! Sorting a list into [`Classes`] is done once per join and serves both as stored words and
 //! as queries.
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::kernel::{Kernel, append_pairs, class_of};
+use super::kernel::{Compiled, Kernel, append_pairs, class_of};
+use super::layout::{self, Block, NARROW, ROWS, Row, SPAN, WIDE};
+use super::tuning::Tuning;
 
-/// 64-bit lanes per group where the widest vectors are AVX2's: 4 fill one register.
-pub(super) const NARROW: usize = 4;
-/// 64-bit lanes per group with AVX-512: 8 fill one register, which also counts its bits
-/// (`vpopcntq`) and ANDs three rows in one instruction (`vpternlogq`).
-pub(super) const WIDE: usize = 8;
-/// Bit positions per chunk of pre-ANDed rows (5 and 7 measured slower at `n = 17, 18`).
-pub(super) const SPAN: usize = 6;
-/// Rows per chunk: one per pattern of its bits.
-pub(super) const ROWS: usize = 1 << SPAN;
 /// The most chunks: words have at most 64 bits.
 const MAX_CHUNKS: usize = 64usize.div_ceil(SPAN);
 /// The most cut bits (so at most 256 buckets).
@@ -50,7 +44,7 @@ const MAX_CUT: usize = 8;
 /// The most cut bits added to save a chunk.
 const SPARE_CUT: usize = 2;
 /// Stored words per bucket, about, for groups of `lanes` lanes: fewer make more groups
-/// straddle buckets, more skip fewer pairs (measured at `n = 16..18`).
+/// straddle buckets, more skip fewer pairs.
 const fn bucket_words(lanes: usize) -> usize {
     64 * lanes / 4
 }
@@ -65,15 +59,6 @@ const WEIGHTS: usize = MAX_DOUBLING + 1;
 pub(super) type Scales = [u64; WEIGHTS];
 /// Slots of the table of class starts: a power of two above every class and the end.
 const SLOTS: usize = ((WEIGHTS << MAX_CUT) + 1).next_power_of_two();
-
-/// One row: one bit per word of a group of `L` lanes.
-pub(super) type Row<const L: usize> = [u64; L];
-
-/// The rows' storage: 64-byte blocks aligned to a cache line, so that no row of 4 or 8 lanes
-/// straddles two lines (a vector load that does costs two).
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Block([u64; 8]);
 
 /// The cut bits for a join whose stored lists hold about `stored` words, in groups of `lanes`
 /// lanes: the busiest of the `candidates`, set in many words of both `a` and `b` (counted on
@@ -151,60 +136,93 @@ pub(super) struct Classes {
 }
 
 impl Classes {
-    /// Sorts `words` into classes (in place of what was held).
+    /// Sorts `words` into classes (in place of what was held), the way `tuning` says suits
+    /// kernel `k`.
     #[inline(always)]
-    pub fn sort<K: Kernel>(&mut self, words: &[u64], cut: u64, doubling: u64) {
+    pub fn sort<K: Kernel>(
+        &mut self,
+        k: K,
+        tuning: Tuning,
+        words: &[u64],
+        cut: u64,
+        doubling: u64,
+    ) {
         // Checked once here, so that every class below is under `classes`, itself under
         // `SLOTS`: a class counts at most `MAX_DOUBLING` bits and gathers `k` of them.
         assert!(
             doubling.count_ones() as usize <= MAX_DOUBLING && cut.count_ones() as usize <= MAX_CUT
         );
         (self.cut, self.doubling) = (cut, doubling);
-        let k = self.k();
-        let classes = WEIGHTS << k;
         if self.first.len() != SLOTS {
             self.first = vec![0; SLOTS];
         }
-        let of = |w: u64| class_of::<K>(w, cut, doubling, k as u32);
-        if K::CLASSIFIES {
-            // Many classes at once, stored, then dealt: measured 1.06x faster for the whole
-            // join at n = 17 than counting the classes and then placing the words.
-            // Grown, never shrunk: filled afresh for every sort, so no need to clear it.
-            if self.class_of.len() < words.len() {
-                self.class_of.resize(words.len(), 0);
-            }
-            let class_of = &mut self.class_of[..words.len()];
-            K::classify(words, cut, doubling, class_of);
-            let stored = class_of.iter().map(|&c| usize::from(c));
-            self.bins.deal(words, stored, classes);
-        } else if K::GATHERS {
-            // One `pext` per class (AVX2): working each class out twice, to count and then to
-            // place, measured 1.04x faster at n = 17 than dealing, whose copying out costs
-            // more than those classes.
-            self.words.resize(words.len(), 0);
-            if self.ends.len() != PARTS * SLOTS {
-                self.ends = vec![0; PARTS * SLOTS];
-            }
-            let ends: &mut [u32; PARTS * SLOTS] =
-                (&mut self.ends[..]).try_into().expect("PARTS * SLOTS long");
-            let first: &mut [u32; SLOTS] = (&mut self.first[..]).try_into().expect("SLOTS long");
-            place(first, ends, &mut self.words, words, of, classes);
-            return;
+        if tuning.classifies {
+            self.sort_classified(k, words);
+        } else if tuning.gathers {
+            self.sort_counting(k, words);
         } else {
-            // A loop per cut bit (portable): each class worked out once, in the deal, measured
-            // 1.2x faster at n = 16 than twice.
-            self.bins.deal(words, words.iter().map(|&w| of(w)), classes);
+            self.sort_dealt(k, words);
         }
+    }
+
+    /// The sort for a kernel that works out many classes at once: all classes stored first,
+    /// then the words dealt into them.
+    #[inline(always)]
+    fn sort_classified<K: Kernel>(&mut self, k: K, words: &[u64]) {
+        let classes = WEIGHTS << self.k();
+        // Grown, never shrunk: filled afresh for every sort, so no need to clear it.
+        if self.class_of.len() < words.len() {
+            self.class_of.resize(words.len(), 0);
+        }
+        let class_of = &mut self.class_of[..words.len()];
+        k.classify(words, self.cut, self.doubling, class_of);
+        let stored = class_of.iter().map(|&c| usize::from(c));
+        self.bins.deal(words, stored, classes);
+        self.gather_dealt(words.len());
+    }
+
+    /// The sort for a kernel whose `gather` is one instruction: a counting sort that works
+    /// each class out twice, to count and then to place, cheaper than copying out a deal.
+    #[inline(always)]
+    fn sort_counting<K: Kernel>(&mut self, k: K, words: &[u64]) {
+        let (cut, doubling, bits) = (self.cut, self.doubling, self.k() as u32);
+        let classes = WEIGHTS << bits;
+        self.words.resize(words.len(), 0);
+        if self.ends.len() != PARTS * SLOTS {
+            self.ends = vec![0; PARTS * SLOTS];
+        }
+        let ends: &mut [u32; PARTS * SLOTS] =
+            (&mut self.ends[..]).try_into().expect("PARTS * SLOTS long");
+        let first: &mut [u32; SLOTS] = (&mut self.first[..]).try_into().expect("SLOTS long");
+        let of = |w: u64| class_of(k, w, cut, doubling, bits);
+        place(first, ends, &mut self.words, words, of, classes);
+    }
+
+    /// The sort for a kernel that gathers a bit at a time: each class worked out once, as
+    /// the word is dealt.
+    #[inline(always)]
+    fn sort_dealt<K: Kernel>(&mut self, k: K, words: &[u64]) {
+        let (cut, doubling, bits) = (self.cut, self.doubling, self.k() as u32);
+        let classes = WEIGHTS << bits;
+        let of = words.iter().map(|&w| class_of(k, w, cut, doubling, bits));
+        self.bins.deal(words, of, classes);
+        self.gather_dealt(words.len());
+    }
+
+    /// Copies the words dealt into `words`, class by class.
+    #[inline(always)]
+    fn gather_dealt(&mut self, len: usize) {
+        let classes = WEIGHTS << self.k();
         self.bins.gather(&mut self.words, &mut self.first, classes);
         // Every word was dealt to a class below `classes`, and so gathered.
-        assert_eq!(self.words.len(), words.len());
+        assert_eq!(self.words.len(), len);
     }
 
     /// Keeps, class by class, `(w & mask)` for every word `w` of `from` with `w & key == 0`
     /// (in place of what was held): the same classes as sorting those words afresh, as long as
     /// `mask` keeps the cut and doubling bits `from` was sorted by.
     #[inline(always)]
-    pub fn keep<K: Kernel>(&mut self, from: &Classes, key: u64, mask: u64) {
+    pub fn keep<K: Kernel>(&mut self, k: K, from: &Classes, key: u64, mask: u64) {
         (self.cut, self.doubling) = (from.cut, from.doubling);
         let classes = WEIGHTS << self.k();
         if self.first.len() != SLOTS {
@@ -213,7 +231,7 @@ impl Classes {
         self.words.clear();
         for c in 0..classes {
             self.first[c] = self.words.len() as u32;
-            append_pairs::<K>(&mut self.words, 0, key, mask, from.class(c));
+            append_pairs(k, &mut self.words, 0, key, mask, from.class(c));
         }
         self.first[classes] = self.words.len() as u32;
     }
@@ -260,10 +278,8 @@ const PARTS: usize = 4;
 /// counters of its own, and a class holds run 0's words, then run 1's, and so on: the order
 /// given is kept. Neighbouring words are often of the same class (a half's words come in
 /// pairs of quarter entries, one entry with many others), and with one counter per class each
-/// word waited for its neighbour's increment to be stored and loaded back. On AMD's Zen 3,
-/// whose AVX2 join sorts with this loop, 4 runs made n = 18 1.08x faster on one thread and
-/// n = 19 1.07x on two (whole process, paired runs, medians of 11 and 5); 2 runs were 1.09x
-/// slower than 4 at n = 18, 8 no faster.
+/// word waited for its neighbour's increment to be stored and loaded back; with runs of
+/// their own, neighbours no longer wait for each other.
 #[inline(always)]
 fn place(
     first: &mut [u32; SLOTS],
@@ -325,7 +341,7 @@ fn in_runs(words: &[u64], mut visit: impl FnMut(usize, u64)) {
     }
 }
 
-/// Words per block of [`Bins`] (32 and 128 measured no faster at `n = 17, 18`).
+/// Words per block of [`Bins`].
 const BIN: usize = 64;
 
 /// The sort's one pass over the words: each word goes straight to the end of its class, held
@@ -333,8 +349,7 @@ const BIN: usize = 64;
 /// classes are then copied out one after the other ([`Bins::gather`]).
 ///
 /// A counting sort reads the words twice, once to count the classes and once to place them;
-/// dealing them into blocks reads them once, and copying whole blocks out is cheap (at
-/// `n = 17`, with few classes, the join measured 1.06x faster).
+/// dealing them into blocks reads them once, and copying whole blocks out is cheap.
 /// A class's last block may be part full, so the store needs at most a block per [`BIN`]
 /// words and one more per class that has words.
 #[derive(Default)]
@@ -457,7 +472,7 @@ pub(super) struct Sieve<const L: usize> {
     classes: Vec<u8>,
     /// For each of those classes, the part of the group whose words it may be disjoint from:
     /// [`WHOLE`], or one half ([`FIRST_HALF`], [`SECOND_HALF`]) where every word of the
-    /// other clashes with the class's cut bits (only where [`Kernel::HALVES`]).
+    /// other clashes with the class's cut bits (only where [`Tuning::halves`]).
     parts: Vec<u8>,
     reach: Vec<u32>,
     /// `stride` rows per group, `8 / L` to a block.
@@ -482,8 +497,6 @@ pub(super) fn bytes(words: u64, bits: usize) -> u64 {
 impl<const L: usize> Sieve<L> {
     /// Words per group.
     pub(super) const GROUP: usize = 64 * L;
-    /// Rows of `L` lanes tile a block exactly (checked when the sieve is compiled).
-    const TILES: () = assert!(L > 0 && 8 % L == 0);
 
     /// Bytes a sieve of `words` stored words of `bits` bits may occupy, with three lists of
     /// classes of as many words.
@@ -510,17 +523,12 @@ impl<const L: usize> Sieve<L> {
 
     /// The rows in use.
     fn rows(&self) -> &[Row<L>] {
-        let () = Self::TILES;
-        // SAFETY: the blocks are plain `u64`s, 64-byte aligned, and hold at least `len` rows
-        // of `L` of them (`build` sizes them so); `L` divides 8 (`TILES`).
-        unsafe { std::slice::from_raw_parts(self.blocks.as_ptr().cast(), self.len) }
+        layout::rows(&self.blocks, self.len)
     }
 
     /// The rows in use, to be written.
     fn rows_mut(&mut self) -> &mut [Row<L>] {
-        let () = Self::TILES;
-        // SAFETY: as in `rows`, and the borrow of `self` is unique.
-        unsafe { std::slice::from_raw_parts_mut(self.blocks.as_mut_ptr().cast(), self.len) }
+        layout::rows_mut(&mut self.blocks, self.len)
     }
 
     /// Stores the words of weight 0 of `stored` (words of at most `bits` bits) at positions
@@ -528,13 +536,13 @@ impl<const L: usize> Sieve<L> {
     ///
     /// A query's cut bits are the same for its whole class, and no stored word has a doubling
     /// bit. So each group keeps one more row per pattern of the cut bits, which a class loads
-    /// once per group, and where the kernel gathers bits fast ([`Kernel::GATHERS`]) and that
+    /// once per group, and where the kernel gathers bits fast ([`Tuning::gathers`]) and that
     /// makes fewer chunks, the chunks slice only the other bits, gathered per query: a query
     /// then loads fewer rows, and the query loop is bound by its loads (at `n = 20`, 5 chunks
     /// instead of 7). Otherwise the chunks slice every bit in place, and a query needs no
     /// gathering (at `n = 17` the other bits fill five chunks too).
     #[inline(always)]
-    pub fn build<K: Kernel>(&mut self, stored: &Classes, part: Range<usize>, bits: usize) {
+    pub fn build(&mut self, tuning: Tuning, stored: &Classes, part: Range<usize>, bits: usize) {
         let (all, first) = stored.plain();
         let words = &all[part];
         self.stored += words.len() as u64;
@@ -542,7 +550,7 @@ impl<const L: usize> Sieve<L> {
         let word = if bits == 64 { !0 } else { (1 << bits) - 1 };
         let chunks_of = |bits: u64| (bits.count_ones() as usize).div_ceil(SPAN).max(1);
         let other = word & !stored.cut & !stored.doubling;
-        self.gathers = K::GATHERS && chunks_of(other) < chunks_of(word);
+        self.gathers = tuning.gathers && chunks_of(other) < chunks_of(word);
         self.sliced = if self.gathers { other } else { word };
         self.chunks = chunks_of(self.sliced);
         self.stride = self.chunks * ROWS + buckets;
@@ -567,7 +575,7 @@ impl<const L: usize> Sieve<L> {
         self.len = words.len().div_ceil(Self::GROUP) * stride;
         self.blocks
             .resize((self.len * L).div_ceil(8), Block::default());
-        let halves = K::HALVES && L == WIDE;
+        let halves = tuning.halves && L == WIDE;
         for (g, block) in words.chunks(Self::GROUP).enumerate() {
             let rows = &mut self.rows_mut()[g * stride..(g + 1) * stride];
             fill_group(rows, block, &sliced[..chunks * SPAN], &cut[..stored.k()]);
@@ -598,20 +606,17 @@ impl<const L: usize> Sieve<L> {
     #[inline(always)]
     pub fn count<K: Kernel>(
         &mut self,
+        k: K,
         queries: &Classes,
         scales: Scales,
         stop: &AtomicBool,
     ) -> u64 {
         macro_rules! run {
             ($($c:literal)*) => {
-                // `self.gathers` implies `K::GATHERS`; the guard, a constant, keeps a kernel
-                // that never gathers from having copies of the loops that do.
                 match (self.chunks, self.gathers) {
                     $(
-                        ($c, true) if K::GATHERS => {
-                            K::sieve_loops::<L, $c, true>(self, queries, scales, stop)
-                        }
-                        ($c, _) => K::sieve_loops::<L, $c, false>(self, queries, scales, stop),
+                        ($c, true) => k.compiled(Loops::<L, $c, true> { sieve: self, queries, scales, stop }),
+                        ($c, false) => k.compiled(Loops::<L, $c, false> { sieve: self, queries, scales, stop }),
                     )*
                     _ => unreachable!("at most {MAX_CHUNKS} chunks"),
                 }
@@ -623,16 +628,17 @@ impl<const L: usize> Sieve<L> {
     }
 
     /// The loops of [`Sieve::count`], with the number of chunks `C`, and whether a query's
-    /// bits are gathered `G`, known to the compiler: the body of [`Kernel::sieve_loops`],
-    /// inlined into the function of its own it compiles for each kernel, width and shape.
+    /// bits are gathered `G`, known to the compiler: the body of [`Loops`], inlined into the
+    /// function of its own [`Kernel::compiled`] makes for each kernel, width and shape.
     #[inline(always)]
-    pub(super) fn loops<K: Kernel, const C: usize, const G: bool>(
+    fn loops<K: Kernel, const C: usize, const G: bool>(
         &mut self,
+        k: K,
         queries: &Classes,
         scales: Scales,
         stop: &AtomicBool,
     ) -> u64 {
-        let (k, sliced) = (queries.k(), self.sliced);
+        let (bits, sliced) = (queries.k(), self.sliced);
         // The weights asked (a query class of another weight is not even looked at).
         let asked_weights = || (0..WEIGHTS).filter(|&weight| scales[weight] != 0);
         // Queries asked of whole groups, and of half groups.
@@ -649,14 +655,14 @@ impl<const L: usize> Sieve<L> {
                 // The group's words that avoid the class's cut bits.
                 let avoiding = &cuts[cut as usize];
                 for weight in asked_weights() {
-                    let asked = queries.class(weight << k | cut as usize);
+                    let asked = queries.class(weight << bits | cut as usize);
                     let found = if part == WHOLE {
                         asked_whole += asked.len();
-                        K::disjoint::<L, C, G>(chunks, avoiding, asked, sliced)
+                        k.disjoint::<L, C, G>(chunks, avoiding, asked, sliced)
                     } else {
                         asked_half += asked.len();
                         let half = usize::from(part == SECOND_HALF);
-                        K::disjoint_half::<L, C, G>(chunks, avoiding, half, asked, sliced)
+                        k.disjoint_half::<L, C, G>(chunks, avoiding, half, asked, sliced)
                     };
                     total += found * scales[weight];
                 }
@@ -664,6 +670,22 @@ impl<const L: usize> Sieve<L> {
         }
         self.pairs += (asked_whole * Self::GROUP + asked_half * Self::GROUP / 2) as u64;
         total
+    }
+}
+
+/// A sieve's query loops for one shape, as work for [`Kernel::compiled`].
+struct Loops<'a, const L: usize, const C: usize, const G: bool> {
+    sieve: &'a mut Sieve<L>,
+    queries: &'a Classes,
+    scales: Scales,
+    stop: &'a AtomicBool,
+}
+
+impl<const L: usize, const C: usize, const G: bool> Compiled for Loops<'_, L, C, G> {
+    #[inline(always)]
+    fn run<K: Kernel>(self, k: K) -> u64 {
+        self.sieve
+            .loops::<K, C, G>(k, self.queries, self.scales, self.stop)
     }
 }
 
@@ -722,7 +744,7 @@ fn fill_group<const L: usize>(rows: &mut [Row<L>], block: &[u64], sliced: &[u8],
                 *row = *lack;
             }
         }
-        table[0] = valid;
+        table[0] = Row(valid);
         for s in 1..table.len() {
             let mut row = table[s & (s - 1)];
             let bit = &picked[s.trailing_zeros() as usize % 8];
@@ -763,8 +785,9 @@ fn transpose64<const L: usize>(m: &mut [[u64; L]; 64]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kernel::Portable;
+    use super::super::kernel::{Portable, each_kernel};
     use super::*;
+    use crate::engine::cpu::Isa;
 
     #[test]
     fn transpose_moves_every_bit() {
@@ -786,28 +809,31 @@ mod tests {
 
     #[test]
     fn sorting_puts_every_word_in_its_class_with_every_kernel() {
-        fn check<K: Kernel>(sorted: &mut Classes, words: &[u64], cut: u64, doubling: u64) {
-            sorted.sort::<K>(words, cut, doubling);
-            let k = cut.count_ones();
-            let classes = WEIGHTS << k;
-            assert_eq!(sorted.first[0], 0);
-            assert_eq!(sorted.first[classes] as usize, words.len());
-            for c in 0..classes {
-                for &w in sorted.class(c) {
-                    let weight = (w & doubling).count_ones() as usize;
-                    assert_eq!(weight << k | Portable::gather(w, cut) as usize, c, "{w:#x}");
+        fn check<K: Kernel>(k: K, sorted: &mut Classes, words: &[u64], cut: u64, doubling: u64) {
+            // Every sort with every kernel: the tuning picks the sort.
+            for tuning in [Tuning::PORTABLE, Tuning::AVX2, Tuning::AVX512] {
+                sorted.sort(k, tuning, words, cut, doubling);
+                let k = cut.count_ones();
+                let classes = WEIGHTS << k;
+                assert_eq!(sorted.first[0], 0);
+                assert_eq!(sorted.first[classes] as usize, words.len());
+                for c in 0..classes {
+                    for &w in sorted.class(c) {
+                        let weight = (w & doubling).count_ones() as usize;
+                        assert_eq!(weight << k | Portable.gather(w, cut) as usize, c, "{w:#x}");
+                    }
                 }
+                let (mut given, mut got) = (words.to_vec(), sorted.words.clone());
+                given.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, given, "the same words, each once, {tuning:?}");
             }
-            let (mut given, mut got) = (words.to_vec(), sorted.words.clone());
-            given.sort_unstable();
-            got.sort_unstable();
-            assert_eq!(got, given, "the same words, each once");
         }
         let mut next = super::super::xorshift(0x2545_f491_4f6c_dd1d);
         // One list of classes per kernel, sorted into again and again, as a join does: what an
         // earlier sort left must not show. Lists shorter and longer than a vector and than a
         // block of the deal, and 0 to `MAX_CUT` cut bits (with none, a class of many blocks).
-        let mut reused = [(); 3].map(|()| Classes::default());
+        let mut reused: Vec<Classes> = Isa::ALL.iter().map(|_| Classes::default()).collect();
         for len in [0, 1, 7, 9, 100, 3000, 64, 5] {
             let words: Vec<u64> = (0..len).map(|_| next() & next()).collect();
             for k in 0..=MAX_CUT as u32 {
@@ -816,16 +842,9 @@ mod tests {
                 while cut.count_ones() < k {
                     cut |= 1 << (next() % 64) & !doubling;
                 }
-                check::<Portable>(&mut reused[0], &words, cut, doubling);
-                #[cfg(target_arch = "x86_64")]
-                if super::super::isa::Avx2::detect().is_some() {
-                    check::<super::super::kernel::Bmi2>(&mut reused[1], &words, cut, doubling);
-                }
-                #[cfg(target_arch = "x86_64")]
-                if super::super::isa::Avx512::detect().is_some() {
-                    let sorted = &mut reused[2];
-                    check::<super::super::kernel::Avx512>(sorted, &words, cut, doubling);
-                }
+                each_kernel!(|kernel, isa| {
+                    check(kernel, &mut reused[isa as usize], &words, cut, doubling);
+                });
             }
         }
     }
@@ -848,16 +867,16 @@ mod tests {
                 (!0, 1 << 7 | 1 << 33),
             ] {
                 let mut sorted = Classes::default();
-                sorted.sort::<Portable>(&words, cut, doubling);
+                sorted.sort(Portable, Tuning::PORTABLE, &words, cut, doubling);
                 let mut kept = Classes::default();
-                kept.keep::<Portable>(&sorted, key, mask);
+                kept.keep(Portable, &sorted, key, mask);
                 let mut fresh = Classes::default();
                 let filtered: Vec<u64> = words
                     .iter()
                     .filter(|&&w| w & key == 0)
                     .map(|&w| w & mask)
                     .collect();
-                fresh.sort::<Portable>(&filtered, cut, doubling);
+                fresh.sort(Portable, Tuning::PORTABLE, &filtered, cut, doubling);
                 let classes = (WEIGHTS << cut.count_ones()) + 1;
                 assert_eq!(kept.words, fresh.words, "len {len}, key {key:x}");
                 assert_eq!(kept.first[..classes], fresh.first[..classes]);
@@ -868,23 +887,19 @@ mod tests {
 
     #[test]
     fn sieve_counts_like_a_double_loop() {
-        // Every copy the CPU can run: the portable one slices every bit, the others only the
-        // bits the cut rows leave, gathered per query. Each in the widths it stores sides of
-        // any length in (AVX2 keeps 4 lanes for sides of at most 256 words, which the join's
-        // tests cover); the portable copy in both, as the reference for halves of a group.
-        sieve_counts_like_a_double_loop_in::<Portable, NARROW>();
-        sieve_counts_like_a_double_loop_in::<Portable, WIDE>();
-        #[cfg(target_arch = "x86_64")]
-        if super::super::isa::Avx2::detect().is_some() {
-            sieve_counts_like_a_double_loop_in::<super::super::kernel::Bmi2, WIDE>();
-        }
-        #[cfg(target_arch = "x86_64")]
-        if super::super::isa::Avx512::detect().is_some() {
-            sieve_counts_like_a_double_loop_in::<super::super::kernel::Avx512, WIDE>();
-        }
+        // Every kernel the CPU can run, in both widths, with and without gathering and asking
+        // half groups: the portable kernel slices every bit, the others only the bits the cut
+        // rows leave, gathered per query.
+        each_kernel!(|k, isa| {
+            for tuning in [Tuning::PORTABLE, Tuning::AVX2, Tuning::AVX512] {
+                let _ = isa;
+                sieve_counts_like_a_double_loop_in::<_, NARROW>(k, tuning);
+                sieve_counts_like_a_double_loop_in::<_, WIDE>(k, tuning);
+            }
+        });
     }
 
-    fn sieve_counts_like_a_double_loop_in<K: Kernel, const L: usize>() {
+    fn sieve_counts_like_a_double_loop_in<K: Kernel, const L: usize>(k: K, tuning: Tuning) {
         let mut step = super::super::xorshift(0x2545_f491_4f6c_dd1d);
         let mut next = |bits: u32| {
             let x = step();
@@ -912,15 +927,15 @@ mod tests {
             let doubling = 1 << 3 | 1 << 20;
             let cut = cut_bits(&words, &queries, !doubling, len, L);
             let (mut stored, mut asked) = (Classes::default(), Classes::default());
-            stored.sort::<K>(&words, cut, doubling);
-            asked.sort::<K>(&queries, cut, doubling);
+            stored.sort(k, tuning, &words, cut, doubling);
+            asked.sort(k, tuning, &queries, cut, doubling);
             let mut sieve = Sieve::<L>::default();
-            sieve.build::<K>(&stored, 0..stored.stored_len(), bits as usize);
+            sieve.build(tuning, &stored, 0..stored.stored_len(), bits as usize);
             // The stored words in two parts, each a sieve: the counts add up.
             let (mut front, mut back) = (Sieve::<L>::default(), Sieve::<L>::default());
             let split = stored.stored_len() / 3;
-            front.build::<K>(&stored, 0..split, bits as usize);
-            back.build::<K>(&stored, split..stored.stored_len(), bits as usize);
+            front.build(tuning, &stored, 0..split, bits as usize);
+            back.build(tuning, &stored, split..stored.stored_len(), bits as usize);
             halves += [&sieve, &front, &back]
                 .iter()
                 .map(|s| s.parts.iter().filter(|&&p| p != WHOLE).count())
@@ -939,13 +954,12 @@ mod tests {
                     .sum();
                 let never = AtomicBool::new(false);
                 assert_eq!(
-                    sieve.count::<K>(&asked, scales, &never),
+                    sieve.count(k, &asked, scales, &never),
                     slow,
                     "{len} words of {bits} bits, {L} lanes, scales {scales:?}"
                 );
                 assert_eq!(
-                    front.count::<K>(&asked, scales, &never)
-                        + back.count::<K>(&asked, scales, &never),
+                    front.count(k, &asked, scales, &never) + back.count(k, &asked, scales, &never),
                     slow,
                     "{len} words of {bits} bits, {L} lanes, scales {scales:?}, split at {split}"
                 );
@@ -953,7 +967,7 @@ mod tests {
         }
         assert_eq!(
             halves > 0,
-            K::HALVES && L == WIDE,
+            tuning.halves && L == WIDE,
             "{halves} classes asked of half a group"
         );
     }

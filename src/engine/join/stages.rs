@@ -62,45 +62,65 @@ pub(super) enum Stage {
     Counting,
 }
 
-/// A stopwatch that charges the time since its last lap to a stage; it reads the clock only
-/// when on, so an untimed count pays one predictable branch per stage.
+/// Where the join reports its stages: a stopwatch when timed, nothing at all otherwise.
+pub(super) trait Clock {
+    /// Starts timing a task.
+    fn start(&mut self);
+    /// Charges the time since the last lap (or start) to `stage`.
+    fn lap(&mut self, stage: Stage);
+    /// Notes `words` words listed.
+    fn words(&mut self, words: u64);
+    /// Notes the words stored and the pairs tested by a sieve (`(stored, pairs)`).
+    fn work(&mut self, work: (u64, u64));
+}
+
+/// The production clock: no state, no reads of the time; every call compiles to nothing.
+pub(super) struct NoClock;
+
+impl Clock for NoClock {
+    #[inline(always)]
+    fn start(&mut self) {}
+    #[inline(always)]
+    fn lap(&mut self, _: Stage) {}
+    #[inline(always)]
+    fn words(&mut self, _: u64) {}
+    #[inline(always)]
+    fn work(&mut self, _: (u64, u64)) {}
+}
+
+/// A stopwatch that charges the time since its last lap to a stage.
 #[derive(Default)]
-pub(super) struct Clock {
+pub(super) struct StageClock {
     last: Option<Instant>,
-    /// What was measured since the last [`Clock::take`].
+    /// What was measured.
     pub times: StageTimes,
 }
 
-impl Clock {
-    /// Starts timing if `on`, else stops it.
-    pub fn start(&mut self, on: bool) {
-        self.last = on.then(Instant::now);
+impl Clock for StageClock {
+    fn start(&mut self) {
+        self.last = Some(Instant::now());
     }
 
-    /// Charges the time since the last lap (or start) to `stage`.
     #[inline(always)]
-    pub fn lap(&mut self, stage: Stage) {
-        if let Some(last) = self.last {
-            let now = Instant::now();
-            let spent = now - last;
-            let t = &mut self.times;
-            *match stage {
-                Stage::Listing => &mut t.listing,
-                Stage::Sorting => &mut t.sorting,
-                Stage::Building => &mut t.building,
-                Stage::Counting => &mut t.counting,
-            } += spent;
-            self.last = Some(now);
-        }
+    fn lap(&mut self, stage: Stage) {
+        let now = Instant::now();
+        let spent = now - self.last.unwrap_or(now);
+        let t = &mut self.times;
+        *match stage {
+            Stage::Listing => &mut t.listing,
+            Stage::Sorting => &mut t.sorting,
+            Stage::Building => &mut t.building,
+            Stage::Counting => &mut t.counting,
+        } += spent;
+        self.last = Some(now);
     }
 
-    /// Whether the clock is running.
-    pub fn on(&self) -> bool {
-        self.last.is_some()
+    fn words(&mut self, words: u64) {
+        self.times.words += words;
     }
 
-    /// The times measured so far, leaving zeros.
-    pub fn take(&mut self) -> StageTimes {
-        std::mem::take(&mut self.times)
+    fn work(&mut self, (stored, pairs): (u64, u64)) {
+        self.times.stored += stored;
+        self.times.pairs += pairs;
     }
 }
