@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::algo::{Algo, AlgoError};
 use crate::engine::checkpoint::{CheckpointError, Journal};
@@ -16,7 +16,9 @@ use crate::engine::cpu::{Isa, IsaError};
 use crate::engine::list::Header;
 use crate::engine::list::Slice;
 use crate::engine::run::{self, RunError};
-use crate::engine::{self, Device, EngineError, GpuError, GpuReport, Strategy, Tally, TaskSet};
+use crate::engine::{
+    self, Device, EngineError, GpuError, GpuReport, Strategy, Tally, TaskSet, estimate,
+};
 
 pub use crate::memory::available_memory;
 
@@ -170,6 +172,21 @@ pub enum CountError {
         /// The limit.
         limit: u64,
     },
+    /// The count would take longer than [`LONG_COUNT`] by the estimate, and long counts were
+    /// not allowed ([`Counter::allow_long`]).
+    #[error(
+        "counting N={n} would take about {} on {} by the estimate (from this project's measured times: N = 20 takes 30 s of one core, each N 8 to 10 times more); allow long counts to start it anyway, with a checkpoint to keep its work, or split it into shards",
+        estimate::describe(*estimate),
+        estimate::threads(*threads)
+    )]
+    TooLong {
+        /// Board size.
+        n: usize,
+        /// Threads asked for.
+        threads: usize,
+        /// The estimated wall-clock time.
+        estimate: Duration,
+    },
     /// Checkpoints and shards need the engine's task list.
     #[error("a checkpoint or a shard needs the engine, not the {0} algorithm")]
     NeedsEngine(&'static str),
@@ -252,6 +269,7 @@ impl CountError {
             | CountError::TooLarge { .. }
             | CountError::Algo(_)
             | CountError::Memory { .. }
+            | CountError::TooLong { .. }
             | CountError::NeedsEngine(_)
             | CountError::GpuMethod(_)
             | CountError::GpuSize { .. }
@@ -264,6 +282,10 @@ impl CountError {
         }
     }
 }
+
+/// Counts estimated to take longer than this (a week) start only when allowed
+/// ([`Counter::allow_long`]).
+pub const LONG_COUNT: Duration = Duration::from_secs(7 * 86_400);
 
 /// The options of a count: a builder, then [`run`](Counter::run).
 ///
@@ -289,6 +311,7 @@ pub struct Counter<'a> {
     device: Device,
     progress: Option<&'a (dyn Fn(Progress) + Sync)>,
     stop: Option<&'a AtomicBool>,
+    long: bool,
 }
 
 impl<'a> Counter<'a> {
@@ -312,6 +335,7 @@ impl<'a> Counter<'a> {
             device: Device::Cpu,
             progress: None,
             stop: None,
+            long: false,
         }
     }
 
@@ -415,6 +439,39 @@ impl<'a> Counter<'a> {
     pub fn device(mut self, device: Device) -> Self {
         self.device = device;
         self
+    }
+
+    /// Starts a count even if it would take longer than [`LONG_COUNT`] by the
+    /// [estimate](Self::time_estimate); otherwise [`check`](Self::check) refuses it, so that a
+    /// count of months or years is started on purpose.
+    ///
+    /// ```
+    /// use nqueens::{counter::CountError, Counter};
+    /// let years = Counter::new(27).threads(2).max_memory(u64::MAX);
+    /// assert!(matches!(years.check(), Err(CountError::TooLong { n: 27, .. })));
+    /// assert!(years.allow_long(true).check().is_ok());
+    /// ```
+    pub fn allow_long(mut self, long: bool) -> Self {
+        self.long = long;
+        self
+    }
+
+    /// The count's wall-clock time by the engine's [estimate](crate::engine::estimate) (of its
+    /// shard, on its threads), for engine counts on the CPU from N = 20; `None` otherwise. The
+    /// backtrack strategy takes longer than this (the estimate is the join strategy's).
+    ///
+    /// ```
+    /// let hours = nqueens::Counter::new(23).threads(2).time_estimate().unwrap();
+    /// assert!(hours.as_secs() > 3600);
+    /// assert_eq!(nqueens::Counter::new(12).time_estimate(), None);
+    /// ```
+    pub fn time_estimate(&self) -> Option<Duration> {
+        match self.method() {
+            Method::Engine(_) => {
+                estimate::wall(self.n, self.thread_count(), 1.0 / self.shard.count as f64)
+            }
+            Method::Ladder(_) | Method::Gpu(_) => None,
+        }
     }
 
     /// Calls `f` once before the first task (with what a checkpoint already held) and after
@@ -534,6 +591,17 @@ impl<'a> Counter<'a> {
                     e => CountError::Engine(e),
                 })?;
                 let threads = self.thread_count();
+                // Time before memory: a count of years is the first thing to hear of.
+                if let Some(estimate) = self.time_estimate()
+                    && estimate > LONG_COUNT
+                    && !self.long
+                {
+                    return Err(CountError::TooLong {
+                        n: self.n,
+                        threads,
+                        estimate,
+                    });
+                }
                 let need = engine::memory_estimate(self.n, strategy, threads);
                 let limit = match self.max_memory {
                     Some(limit) => limit,

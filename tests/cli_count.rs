@@ -121,7 +121,7 @@ fn bad_sizes_and_flags_exit_2() {
 #[test]
 fn memory_limit_refuses_before_counting() {
     nqueens()
-        .args(["count", "30", "--max-memory", "16"])
+        .args(["count", "30", "--long", "--max-memory", "16"])
         .assert()
         .code(2)
         .stdout("")

@@ -516,7 +516,7 @@ fn new_outputs_follow_the_umask_and_no_temporary_file_waits_beside_them() {
             .count()
     };
     let (code, err) = interrupted_when(
-        &["count", "30", "--out", out.to_str().unwrap()],
+        &["count", "30", "--long", "--out", out.to_str().unwrap()],
         None,
         Some("-INT"),
         || assert_eq!(temporaries(), 0),
@@ -958,6 +958,55 @@ fn complete_prints_a_big_board_as_columns_and_refuses_ignored_options() {
     nqueens()
         .args(["complete", "--count", "--format", "svg"])
         .write_stdin("8\n")
+        .assert()
+        .code(2)
+        .stderr(one_error_line("cannot be used with"));
+}
+
+#[test]
+fn a_count_of_years_is_refused_with_its_estimate_unless_asked_for() {
+    for n in ["27", "28"] {
+        nqueens()
+            .args(["count", n, "-j", "2"])
+            .assert()
+            .code(2)
+            .stderr(
+                one_error_line("years on 2 threads by the estimate")
+                    .and(predicate::str::contains("see --long")),
+            );
+    }
+    // One shard of many is short enough to start: refused only by the tiny memory limit,
+    // which is checked after the time.
+    nqueens()
+        .args([
+            "count",
+            "26",
+            "--shard",
+            "1/1000",
+            "--out",
+            "/dev/null",
+            "--max-memory",
+            "1K",
+        ])
+        .assert()
+        .code(2)
+        .stderr(one_error_line("--max-memory").and(predicate::str::contains("days").not()));
+}
+
+#[test]
+fn a_range_reports_its_largest_size_first() {
+    // N = 33 is out of range: that is the error, not N = 26's memory or N = 27's time.
+    nqueens()
+        .args(["count", "1..=33"])
+        .assert()
+        .code(2)
+        .stderr(one_error_line("N = 33 is beyond what can be counted"));
+}
+
+#[test]
+fn options_that_would_be_ignored_are_refused() {
+    nqueens()
+        .args(["count", "8", "--algo", "flags", "--max-memory", "1G"])
         .assert()
         .code(2)
         .stderr(one_error_line("cannot be used with"));

@@ -54,6 +54,7 @@ fn a_bad_result_path_is_refused_before_counting() {
         &[
             "count",
             "30",
+            "--long",
             "--shard",
             "1/1000",
             "--out",

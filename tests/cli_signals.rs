@@ -42,7 +42,7 @@ fn stop(args: &[&str], after: Duration, name: &str) -> (Option<i32>, String, Dur
 #[test]
 fn sigint_stops_a_count_whose_tasks_take_hours() {
     // N = 30 with the backtracking engine: each task is hours of search.
-    let (code, err, took) = stop(&["count", "30"], Duration::from_secs(1), "-INT");
+    let (code, err, took) = stop(&["count", "30", "--long"], Duration::from_secs(1), "-INT");
     assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("interrupted: nothing was saved"), "{err}");
     assert!(took < Duration::from_secs(2), "stopped after {took:?}");
@@ -63,6 +63,7 @@ fn sigterm_stops_a_checkpointed_count_inside_its_tasks() {
             "2",
             "--checkpoint",
             ck,
+            "--long",
         ];
         let (code, err, took) = stop(&args, Duration::from_millis(1500), "-TERM");
         assert_eq!(code, Some(1), "{err}");

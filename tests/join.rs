@@ -183,7 +183,7 @@ fn refusal(args: &[&str]) -> String {
 
 #[test]
 fn the_largest_board_is_refused_over_the_memory_limit_in_one_line() {
-    let err = refusal(&["count", "26", "--max-memory", "1G"]);
+    let err = refusal(&["count", "26", "--long", "--max-memory", "1G"]);
     assert!(err.contains("--max-memory"), "{err}");
     assert!(err.contains("N=26") && err.contains("join"), "{err}");
 }

@@ -113,6 +113,8 @@ struct CountOptions {
     device: Device,
     /// Asked for, even `(0, 1)`: the answer is then a shard result.
     shard: Option<Slice>,
+    /// Counts estimated to take longer than a week may start.
+    long: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -160,6 +162,7 @@ impl CountOptions {
             return Err(value_error(CountError::NeedsEngine(a.name())));
         }
         Ok(CountOptions {
+            long: false,
             threads,
             method,
             max_memory,
@@ -186,6 +189,7 @@ impl CountOptions {
         if let Some(slice) = self.shard {
             c = c.shard(slice);
         }
+        c = c.allow_long(self.long);
         let limit = self.max_memory.or_else(|| match c.method() {
             nqueens::counter::Method::Engine(s)
                 if engine::memory_estimate(n, s, c.thread_count()) > SMALL_MEMORY =>
@@ -258,7 +262,7 @@ type CountTuple = (usize, u128, Option<u128>, f64, String, Option<String>);
 /// Checks that `n` can be counted with these options without counting anything (raises
 /// what [`count`] would raise before it starts).
 #[pyfunction]
-#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None, device=None, shard=None))]
+#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None, device=None, shard=None, long=false))]
 #[allow(clippy::too_many_arguments)]
 fn check_count(
     n: &Bound<'_, PyAny>,
@@ -269,11 +273,13 @@ fn check_count(
     checkpoint: Option<PathBuf>,
     device: Option<&str>,
     shard: Option<&Bound<'_, PyAny>>,
+    long: bool,
 ) -> PyResult<()> {
     let n = board_size(n)?;
-    let options = CountOptions::new(
+    let mut options = CountOptions::new(
         threads, strategy, algo, max_memory, checkpoint, device, shard,
     )?;
+    options.long = long;
     options.counter(n).check().map_err(count_error)
 }
 
@@ -285,7 +291,7 @@ fn check_count(
 /// within milliseconds) and to call `progress(done, total)` when tasks have finished since
 /// the last call.
 #[pyfunction]
-#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None, progress=None, device=None, shard=None))]
+#[pyo3(signature = (n, *, threads=None, strategy=None, algo=None, max_memory=None, checkpoint=None, progress=None, device=None, shard=None, long=false))]
 #[allow(clippy::too_many_arguments)]
 fn count(
     py: Python<'_>,
@@ -298,11 +304,13 @@ fn count(
     progress: Option<&Bound<'_, PyAny>>,
     device: Option<&str>,
     shard: Option<&Bound<'_, PyAny>>,
+    long: bool,
 ) -> PyResult<CountTuple> {
     let n = board_size(n)?;
-    let options = CountOptions::new(
+    let mut options = CountOptions::new(
         threads, strategy, algo, max_memory, checkpoint, device, shard,
     )?;
+    options.long = long;
     let quick = (1..=QUICK_N).contains(&n)
         && options.device == Device::Cpu
         && progress.is_none()

@@ -60,3 +60,10 @@ def test_checkpoint_of_another_count(tmp_path):
 def test_checkpoint_in_a_missing_directory(tmp_path):
     with pytest.raises(OSError):
         nqueens.count(14, checkpoint=tmp_path / "no" / "such" / "dir" / "run.ckpt")
+
+
+def test_a_count_of_years_is_refused_unless_asked_for():
+    with pytest.raises(ValueError, match="years on 2 threads by the estimate"):
+        nqueens.count(27, threads=2)
+    # Asked for, it passes every check (and is not started here).
+    nqueens._nqueens.check_count(27, threads=2, long=True)

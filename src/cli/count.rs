@@ -17,6 +17,9 @@ use super::export::{CountRow, Exporter, Output};
 use super::outfile::{self, OutFile};
 use super::{bad_input, signals};
 
+/// Counts estimated to take longer than this say so as they start.
+const LONG_NOTE: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Arguments of `nqueens count`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,8 +48,13 @@ pub struct Args {
     no_time: bool,
     /// Refuse to start if the engine would need more memory than this (bytes; K, M, G suffixes)
     /// [default: the memory available now, or 4G where that is unknown].
-    #[arg(long, value_parser = super::parse_bytes, long_help = memory_help())]
+    #[arg(long, value_parser = super::parse_bytes, long_help = memory_help(), conflicts_with = "algo")]
     max_memory: Option<u64>,
+    /// Start a count estimated to take more than a week (N = 25 and up on a few cores); without
+    /// it such a count is refused with the estimate. Counts estimated over ten minutes print
+    /// the estimate as they start.
+    #[arg(long)]
+    long: bool,
     /// Record finished tasks in FILE and resume from it if it exists.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
@@ -119,10 +127,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(slice) = args.shard {
             c = c.shard(slice);
         }
-        c
+        c.allow_long(args.long)
     };
-    // Everything that can be refused is refused before the first count.
-    for n in args.n.clone() {
+    // Everything that can be refused is refused before the first count, the largest N first:
+    // its size is the likeliest to be out of range, and that is the error to hear of first.
+    for n in args.n.clone().rev() {
         counter(n).check().map_err(count_error)?;
     }
     if let Some(t) = args.threads {
@@ -156,6 +165,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         };
         let mut c = counter(n).on_progress(&on_progress).stop_when(stop);
+        if let Some(estimate) = c.time_estimate()
+            && estimate > LONG_NOTE
+        {
+            eprintln!(
+                "note: N={n} takes about {} on {} by the estimate{}",
+                nqueens::engine::estimate::describe(estimate),
+                nqueens::engine::estimate::threads(c.thread_count()),
+                if checkpoint.is_some() {
+                    ""
+                } else {
+                    "; --checkpoint FILE keeps its finished tasks if it is stopped"
+                }
+            );
+        }
         if let Some(path) = checkpoint {
             c = c.checkpoint(path);
         }
@@ -201,6 +224,9 @@ fn count_error(err: CountError) -> anyhow::Error {
     match err {
         // The library's words, and the options that change the figures here.
         CountError::Memory { .. } => bad_input(format!("{err}: see --max-memory and --threads")),
+        CountError::TooLong { .. } => {
+            bad_input(format!("{err}: see --long, --checkpoint and --shard"))
+        }
         CountError::TooLarge { n, .. } => bad_input(format!(
             "{err}; `nqueens find {n}` gives one solution for any N"
         )),

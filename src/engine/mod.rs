@@ -27,6 +27,7 @@ pub mod backtrack;
 pub mod bounds;
 pub mod checkpoint;
 pub mod cpu;
+pub mod estimate;
 #[cfg(feature = "cuda")]
 pub mod gpu;
 pub mod join;

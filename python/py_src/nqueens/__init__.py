@@ -363,6 +363,7 @@ def count(
     checkpoint: Optional[PathLike] = ...,
     device: str = ...,
     shard: None = ...,
+    long: bool = ...,
 ) -> CountResults: ...
 
 
@@ -379,6 +380,7 @@ def count(
     checkpoint: Optional[PathLike] = ...,
     device: str = ...,
     shard: None = ...,
+    long: bool = ...,
 ) -> CountResult: ...
 
 
@@ -395,6 +397,7 @@ def count(
     checkpoint: Optional[PathLike] = ...,
     device: str = ...,
     shard: Tuple[SupportsIndex, SupportsIndex],
+    long: bool = ...,
 ) -> ShardResult: ...
 
 
@@ -410,6 +413,7 @@ def count(
     checkpoint: Optional[PathLike] = None,
     device: str = "cpu",
     shard: Optional[Tuple[SupportsIndex, SupportsIndex]] = None,
+    long: bool = False,
 ) -> Union[CountResult, ShardResult, CountResults]:
     """Counts all solutions for ``n`` queens, and the unique ones (up to symmetry).
 
@@ -438,6 +442,8 @@ def count(
             otherwise ``ValueError`` says which is missing). Checkpoints mix with CPU counts.
         shard: ``(i, k)``, 0-based: count only shard ``i`` of ``k`` (the tasks ``t`` with
             ``t % k == i``) and return a :class:`ShardResult` for :func:`merge` (engine only).
+        long: start a count estimated to take more than a week (``count(25)`` and up on a few
+            cores); otherwise such a count raises ``ValueError`` with the estimate.
 
     Returns:
         A :class:`CountResult`; a :class:`ShardResult` with ``shard``; a
@@ -478,6 +484,7 @@ def count(
                 checkpoint,
                 device,
                 shard,
+                long,
             )
         try:
             sizes = list(n)  # type: ignore[arg-type]
@@ -496,12 +503,14 @@ def count(
                 max_memory=max_memory,
                 checkpoint=checkpoint,
                 device=device,
+                long=long,
             )
         results = CountResults()
         for size in sizes:
             hook = None if per_board is None else per_board(int(size))
             r = _count_one(
-                size, threads, strategy, algo, unique, hook, max_memory, checkpoint, device, None
+                size, threads, strategy, algo, unique, hook, max_memory, checkpoint, device, None,
+                long,
             )
             assert isinstance(r, CountResult)
             results.append(r)
@@ -521,6 +530,7 @@ def _count_one(
     checkpoint: Optional[PathLike],
     device: str,
     shard: Optional[Tuple[SupportsIndex, SupportsIndex]],
+    long: bool,
 ) -> Union[CountResult, ShardResult]:
     size, total, uniq, seconds, method, text = _nqueens.count(
         n,
@@ -532,6 +542,7 @@ def _count_one(
         progress=hook,
         device=device,
         shard=shard,
+        long=long,
     )
     if text is not None:
         return ShardResult.from_json(text)

@@ -27,6 +27,7 @@ def check_count(
     checkpoint: Optional[_Path] = None,
     device: Optional[str] = None,
     shard: Optional[_Shard] = None,
+    long: bool = False,
 ) -> None:
     """Raises what ``count`` would raise before counting; counts nothing."""
 
@@ -41,6 +42,7 @@ def count(
     progress: Optional[Callable[[int, int], object]] = None,
     device: Optional[str] = None,
     shard: Optional[_Shard] = None,
+    long: bool = False,
 ) -> Tuple[int, int, Optional[int], float, str, Optional[str]]:
     """``(n, total, unique, seconds, method, shard)``; ``shard`` the result file's text."""
 
