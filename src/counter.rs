@@ -456,7 +456,7 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// The count's wall-clock time by the engine's [estimate](crate::engine::estimate) (of its
+    /// The count's wall-clock time by the engine's [`estimate`] (of its
     /// shard, on its threads), for engine counts on the CPU from N = 20; `None` otherwise. The
     /// backtrack strategy takes longer than this (the estimate is the join strategy's).
     ///
