@@ -538,19 +538,22 @@ impl<'a> Counter<'a> {
     }
 
     /// Checks everything that can be checked without counting: the size against the method's
-    /// limits, the memory the engine needs against the limit, and that checkpoints and shards
-    /// go with the engine. Cheap for every `n` (the engine's task list is not built).
+    /// limits, the time the count would take (see [`allow_long`](Self::allow_long)), the memory
+    /// the engine needs against the limit, and that checkpoints and shards go with the engine.
+    /// Cheap for every `n` (the engine's task list is not built).
     ///
     /// ```
     /// use nqueens::{Counter, engine::Strategy};
-    /// assert!(Counter::new(30).strategy(Strategy::Backtrack).check().is_ok());
+    /// let years = Counter::new(30).strategy(Strategy::Backtrack);
+    /// assert!(years.check().is_err() && years.allow_long(true).check().is_ok());
     /// assert!(Counter::new(33).check().is_err());
     /// assert!(Counter::new(13).algo(nqueens::algo::Algo::Permutations).check().is_err());
     /// ```
     ///
     /// # Errors
     /// The [`CountError`] that [`run`](Self::run) would give before it starts: a size or
-    /// method the count cannot take, memory over the limit, an unusable
+    /// method the count cannot take, a count of more than [`LONG_COUNT`] not allowed, memory
+    /// over the limit, an unusable
     /// [`ISA_VARIABLE`](crate::engine::cpu::ISA_VARIABLE), a GPU that is not there.
     pub fn check(&self) -> Result<(), CountError> {
         Isa::from_env()?;
