@@ -2,7 +2,6 @@
 
 import _thread
 import doctest
-import pathlib
 import signal
 import sys
 import threading
@@ -11,20 +10,7 @@ import time
 import pytest
 
 import nqueens
-
-COUNTS = pathlib.Path(__file__).resolve().parents[2] / "data" / "counts.tsv"
-
-
-def published():
-    """{n: (total, unique)} from data/counts.tsv (OEIS A000170 and A002562)."""
-    rows = {}
-    for line in COUNTS.read_text().splitlines():
-        if line.startswith("#") or line.startswith("n\t"):
-            continue
-        n, total, unique = line.split("\t")
-        rows[int(n)] = (int(total), int(unique))
-    return rows
-
+from conftest import published
 
 PUBLISHED = published()
 
