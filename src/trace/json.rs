@@ -18,7 +18,6 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::{Event, Trace};
-use crate::algo::observe::Reason;
 
 #[derive(Serialize)]
 struct Header<'a> {
@@ -28,69 +27,32 @@ struct Header<'a> {
     numbering: &'static str,
 }
 
-/// One step as written: [`Event`] with its rows and columns from 1.
-#[derive(Serialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
-enum Shown {
-    Place {
-        row: usize,
-        col: usize,
-        #[serde(skip_serializing_if = "is_false")]
-        forced: bool,
-    },
-    Reject {
-        row: usize,
-        col: usize,
-        reason: Reason,
-    },
-    Remove {
-        row: usize,
-        col: usize,
-    },
-    DeadEnd {
-        row: Option<usize>,
-    },
-    Solution {
-        cols: Vec<u32>,
-        #[serde(skip_serializing_if = "is_false")]
-        image: bool,
-    },
-    Duplicate {
-        cols: Vec<u32>,
-    },
-}
-
-fn is_false(b: &bool) -> bool {
-    !b
-}
-
-impl Shown {
-    fn of(event: &Event) -> Shown {
-        let ones = |c: &[u32]| c.iter().map(|c| c + 1).collect();
-        match *event {
-            Event::Place { row, col, forced } => Shown::Place {
-                row: row + 1,
-                col: col + 1,
-                forced,
-            },
-            Event::Reject { row, col, reason } => Shown::Reject {
-                row: row + 1,
-                col: col + 1,
-                reason,
-            },
-            Event::Remove { row, col } => Shown::Remove {
-                row: row + 1,
-                col: col + 1,
-            },
-            Event::DeadEnd { row } => Shown::DeadEnd {
-                row: row.map(|r| r + 1),
-            },
-            Event::Solution { ref cols, image } => Shown::Solution {
-                cols: ones(cols),
-                image,
-            },
-            Event::Duplicate { ref cols } => Shown::Duplicate { cols: ones(cols) },
-        }
+/// `event` with its rows and columns from 1, as written.
+fn from_one(event: &Event) -> Event {
+    let ones = |c: &[u32]| c.iter().map(|c| c + 1).collect();
+    match *event {
+        Event::Place { row, col, forced } => Event::Place {
+            row: row + 1,
+            col: col + 1,
+            forced,
+        },
+        Event::Reject { row, col, reason } => Event::Reject {
+            row: row + 1,
+            col: col + 1,
+            reason,
+        },
+        Event::Remove { row, col } => Event::Remove {
+            row: row + 1,
+            col: col + 1,
+        },
+        Event::DeadEnd { row } => Event::DeadEnd {
+            row: row.map(|r| r + 1),
+        },
+        Event::Solution { ref cols, image } => Event::Solution {
+            cols: ones(cols),
+            image,
+        },
+        Event::Duplicate { ref cols } => Event::Duplicate { cols: ones(cols) },
     }
 }
 
@@ -98,7 +60,7 @@ impl Shown {
 struct Line {
     step: usize,
     #[serde(flatten)]
-    event: Shown,
+    event: Event,
     checks: u64,
 }
 
@@ -135,7 +97,7 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
     for (i, event) in trace.events.iter().enumerate() {
         let line = Line {
             step: i + 1,
-            event: Shown::of(event),
+            event: from_one(event),
             checks: trace.checks_at.get(i).copied().unwrap_or(trace.checks),
         };
         serde_json::to_writer(&mut *out, &line)?;
