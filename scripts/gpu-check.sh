@@ -96,6 +96,11 @@ count() {
 }
 envs=()
 
+# kernel_seconds NAME: the kernels' busy time of the first row of the table named NAME.
+kernel_seconds() {
+    grep -F "$1 " "$table" | head -1 | sed -n 's/.* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p'
+}
+
 note "== $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -1)"
 note "== $(lscpu | grep -E '^(Model name|CPU\(s\)|Thread\(s\) per core|Core\(s\) per socket)' | tr -s ' ' | paste -sd';')"
 note "== LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
@@ -151,14 +156,14 @@ best=""
 if [ $variants -eq 1 ]; then
     # N = 20 with each set of switches in $VARIANTS, then N = 21 with the one whose kernels
     # took least time, if it beat the default by 3% or more.
-    best_kernel=$(sed -n 's/^gpu n=20 .* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p' "$table" | head -1)
+    best_kernel=$(kernel_seconds "gpu n=20")
     IFS=';' read -r -a sets <<<"${VARIANTS:-}"
     for defines in "${sets[@]}"; do
         [ -n "$defines" ] || continue
         envs=("NQUEENS_GPU_DEFINES=$defines")
         name="gpu n=20 $(echo "$defines" | sed 's/-DNQ_//g; s/ /+/g')"
         count "$name" 30 count 20 --device gpu
-        kernel=$(grep -F "$name " "$table" | sed -n 's/.* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p')
+        kernel=$(kernel_seconds "$name")
         if [ -n "$kernel" ] && [ -n "$best_kernel" ] &&
             awk -v a="$kernel" -v b="$best_kernel" 'BEGIN { exit !(a < 0.97 * b) }'; then
             best=$defines
