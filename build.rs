@@ -1,4 +1,4 @@
-//! With the `cuda` feature, compiles the GPU kernel's source (`src/engine/gpu/kernel.cu`) with
+//! With the `cuda` feature, compiles the GPU kernel's source (`src/engine/device/gpu/kernel.cu`) with
 //! the host C++ compiler, so that its per-thread search runs on the CPU in the tests (the GPU
 //! build of the same file is made at run time, by NVRTC). Without the feature it does nothing.
 //!
@@ -14,7 +14,7 @@ fn main() {
 #[cfg(feature = "cuda")]
 fn host_kernel() {
     println!("cargo:rerun-if-env-changed=NQUEENS_KERNEL_UBSAN");
-    let source = "src/engine/gpu/kernel.cu";
+    let source = "src/engine/device/gpu/kernel.cu";
     println!("cargo:rerun-if-changed={source}");
     let ubsan = std::env::var("NQUEENS_KERNEL_UBSAN").is_ok_and(|v| v == "1");
     let mut build = cc::Build::new();

@@ -18,10 +18,10 @@ use std::time::{Duration, Instant};
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use nqueens::engine::backtrack::{BacktrackTasks, kernel};
-use nqueens::engine::checkpoint::Journal;
-use nqueens::engine::list::{Header, Slice};
-use nqueens::engine::{Tally, TaskSet, run};
+use nqueens::engine::strategy::backtrack::{BacktrackTasks, kernel};
+use nqueens::engine::tasks::checkpoint::Journal;
+use nqueens::engine::tasks::list::{Header, Slice};
+use nqueens::engine::{Tally, TaskSet, device::pool};
 
 fn engine(tasks: &BacktrackTasks, threads: usize) -> Tally {
     let pool = rayon::ThreadPoolBuilder::new()
@@ -177,7 +177,7 @@ fn checkpoint_overhead(n: usize) {
     let stop = AtomicBool::new(false);
     let dir = tempfile::tempdir().expect("a temporary directory");
     let t = Instant::now();
-    let a = run::count_tasks(&tasks, &all, 2, &stop, &|_, _| Ok::<(), ()>(())).expect("a run");
+    let a = pool::count_tasks(&tasks, &all, 2, &stop, &|_, _| Ok::<(), ()>(())).expect("a run");
     let without = t.elapsed();
     let path = dir.path().join("run.ck");
     let in_record = AtomicU64::new(0);
@@ -185,11 +185,11 @@ fn checkpoint_overhead(n: usize) {
     let t = Instant::now();
     let (journal, _) =
         Journal::open(&path, &Header::new(&tasks, Slice::ALL)).expect("a new journal");
-    let b = run::count_tasks(&tasks, &all, 2, &stop, &|i, tally| {
+    let b = pool::count_tasks(&tasks, &all, 2, &stop, &|i, tally| {
         let t = Instant::now();
         journal.record(i, tally)?;
         in_record.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        Ok::<(), nqueens::engine::checkpoint::CheckpointError>(())
+        Ok::<(), nqueens::engine::tasks::checkpoint::CheckpointError>(())
     })
     .expect("a run");
     journal.sync().expect("a flush");

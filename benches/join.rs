@@ -14,8 +14,8 @@ use std::sync::atomic::AtomicBool;
 
 use nqueens::Counter;
 use nqueens::engine::cpu::Isa;
-use nqueens::engine::join::JoinTasks;
-use nqueens::engine::{Strategy, Tally, TaskSet, run};
+use nqueens::engine::strategy::join::JoinTasks;
+use nqueens::engine::{Strategy, Tally, TaskSet, device::pool};
 
 /// The ladder's plain bitboard counter: no symmetry, one row per step.
 fn bitboard(n: usize) -> u64 {
@@ -45,7 +45,7 @@ fn join_with(n: usize, isa: Isa) -> Tally {
     let tasks = JoinTasks::new(n).expect("n in range").with_isa(isa);
     let all: Vec<usize> = (0..tasks.len()).collect();
     let never = AtomicBool::new(false);
-    run::count_tasks(&tasks, &all, 1, &never, &|_, _| Ok::<(), ()>(()))
+    pool::count_tasks(&tasks, &all, 1, &never, &|_, _| Ok::<(), ()>(()))
         .expect("one thread")
         .tally
 }

@@ -9,13 +9,13 @@
 //! With a second argument it also writes the machine code there, to read with
 //! `nvdisasm -c CUBIN` or `cuobjdump -sass CUBIN`. `NQUEENS_GPU_DEFINES` sets the kernel's
 //! switches, as for a count.
-use nqueens::engine::gpu::cuda::{self, Resources};
+use nqueens::engine::device::gpu::cuda::{self, Resources};
 
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90".into());
     // The largest items, so the most shared memory: the configuration that must fit; with the
     // switches of NQUEENS_GPU_DEFINES, if any.
-    let remaining = nqueens::engine::gpu::MAX_REMAINING;
+    let remaining = nqueens::engine::device::gpu::MAX_REMAINING;
     let defines = std::env::var("NQUEENS_GPU_DEFINES").unwrap_or_default();
     let compiled = match cuda::tuning_defines(&defines, remaining)
         .and_then(|defines| cuda::compile(&arch, remaining, &defines, true))

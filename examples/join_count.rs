@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use nqueens::Counter;
-use nqueens::engine::{Strategy, TaskSet, join::JoinTasks, run};
+use nqueens::engine::{Strategy, TaskSet, device::pool, strategy::join::JoinTasks};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -68,7 +68,7 @@ fn stages(sizes: impl Iterator<Item = usize>) {
         let all: Vec<usize> = (0..tasks.len()).collect();
         let start = Instant::now();
         let never = AtomicBool::new(false);
-        let out = run::count_tasks(&tasks, &all, 1, &never, &|_, _| Ok::<(), ()>(()))
+        let out = pool::count_tasks(&tasks, &all, 1, &never, &|_, _| Ok::<(), ()>(()))
             .expect("one thread");
         let seconds = start.elapsed().as_secs_f64();
         let t = tasks.stage_times();

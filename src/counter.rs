@@ -5,30 +5,22 @@
 //! The command line, the Python module, the examples, the benchmarks and the tests all count
 //! through this one call, so a count means the same thing everywhere.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use crate::algo::{Algo, AlgoError};
-use crate::engine::checkpoint::{CheckpointError, Journal};
+use crate::engine::count::{self, Failure, Job};
 use crate::engine::cpu::{Isa, IsaError};
-use crate::engine::list::Header;
-use crate::engine::list::Slice;
-use crate::engine::run::{self, RunError};
-use crate::engine::{
-    self, Device, EngineError, GpuError, GpuReport, Strategy, Tally, TaskSet, estimate,
-};
+use crate::engine::device::{self, Refusal, Runner};
+use crate::engine::strategy;
+use crate::engine::tasks::checkpoint::CheckpointError;
+use crate::engine::tasks::estimate;
+use crate::engine::tasks::list::{Header, Slice};
+use crate::engine::{Device, EngineError, GpuError, GpuReport, Strategy, Tally};
+use crate::{memory, threads};
 
-pub use crate::memory::available_memory;
-
-/// The largest board a count makes on the calling thread, one task after another, when it
-/// has no GPU: starting threads costs more than such a count (milliseconds at most).
-pub const ON_THIS_THREAD: usize = 12;
-
-/// The estimate below which a count or a search does not ask how much memory is available
-/// (reading that costs more than a small count).
-pub(crate) const SMALL_MEMORY: u64 = 64 << 20;
+pub use crate::engine::Progress;
 
 /// How a count is made: the engine with a strategy, or one algorithm of the ladder.
 ///
@@ -63,29 +55,6 @@ impl Method {
             Method::Gpu(s) => format!("gpu/{}", s.name()),
         }
     }
-}
-
-/// How far a count has come, as given to [`Counter::on_progress`].
-///
-/// ```
-/// use std::sync::Mutex;
-/// use nqueens::{counter::Progress, Counter};
-/// let seen = Mutex::new(Vec::new());
-/// let note = |p: Progress| seen.lock().unwrap().push(p);
-/// Counter::new(10).threads(2).on_progress(&note).run().unwrap();
-/// let seen = seen.into_inner().unwrap();
-/// // One call before the first task, then one per task, each with the same total.
-/// assert_eq!(seen.len(), seen[0].total + 1);
-/// assert!(seen.iter().all(|p| p.done <= p.total && p.resumed == 0));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// Tasks finished, those a checkpoint already held included.
-    pub done: usize,
-    /// Tasks this count must finish (of its shard, if it has one).
-    pub total: usize,
-    /// Tasks a checkpoint already held when the count started.
-    pub resumed: usize,
 }
 
 /// What a count found.
@@ -175,7 +144,7 @@ pub enum CountError {
     /// The count would take longer than [`LONG_COUNT`] by the estimate, and long counts were
     /// not allowed ([`Counter::allow_long`]).
     #[error(
-        "counting N={n} would take about {} on {} by the estimate (from this project's measured times: N = 20 takes 30 s of one core, each N 8 to 10 times more); allow long counts to start it anyway, with a checkpoint to keep its work, or split it into shards",
+        "counting N={n} would take about {} on {} by the estimate; allow long counts to start it anyway, with a checkpoint to keep its work, or split it into shards",
         estimate::describe(*estimate),
         estimate::threads(*threads)
     )]
@@ -187,6 +156,11 @@ pub enum CountError {
         /// The estimated wall-clock time.
         estimate: Duration,
     },
+    /// A strategy of the engine and an algorithm of the ladder were both asked for.
+    #[error(
+        "a strategy and an algorithm exclude each other: a strategy is one of the engine's, an algorithm one of the ladder's"
+    )]
+    TwoMethods,
     /// Checkpoints and shards need the engine's task list.
     #[error("a checkpoint or a shard needs the engine, not the {0} algorithm")]
     NeedsEngine(&'static str),
@@ -271,6 +245,7 @@ impl CountError {
             | CountError::Memory { .. }
             | CountError::TooLong { .. }
             | CountError::NeedsEngine(_)
+            | CountError::TwoMethods
             | CountError::GpuMethod(_)
             | CountError::GpuSize { .. }
             | CountError::Isa(_) => true,
@@ -410,7 +385,7 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Counts only this slice of the task list (for [`merge`](crate::engine::shard::merge)).
+    /// Counts only this slice of the task list (for [`merge`](crate::engine::tasks::shard::merge)).
     ///
     /// ```
     /// use nqueens::Counter;
@@ -466,10 +441,12 @@ impl<'a> Counter<'a> {
     /// assert_eq!(nqueens::Counter::new(12).time_estimate(), None);
     /// ```
     pub fn time_estimate(&self) -> Option<Duration> {
-        match self.method() {
-            Method::Engine(_) => {
-                estimate::wall(self.n, self.thread_count(), 1.0 / self.shard.count as f64)
-            }
+        self.estimate(self.method(), self.thread_count())
+    }
+
+    fn estimate(&self, method: Method, threads: usize) -> Option<Duration> {
+        match method {
+            Method::Engine(_) => estimate::wall(self.n, threads, 1.0 / self.shard.count as f64),
             Method::Ladder(_) | Method::Gpu(_) => None,
         }
     }
@@ -515,13 +492,15 @@ impl<'a> Counter<'a> {
     pub fn method(&self) -> Method {
         match self.algo {
             Some(algo) => Method::Ladder(algo),
-            None if self.device == Device::Gpu => {
-                Method::Gpu(self.strategy.unwrap_or(Strategy::Backtrack))
+            None => {
+                let strategy = self
+                    .strategy
+                    .unwrap_or_else(|| device::default_strategy(self.device, self.n));
+                match self.device {
+                    Device::Cpu => Method::Engine(strategy),
+                    Device::Gpu => Method::Gpu(strategy),
+                }
             }
-            None => Method::Engine(
-                self.strategy
-                    .unwrap_or_else(|| engine::fastest_strategy(self.n)),
-            ),
         }
     }
 
@@ -534,7 +513,8 @@ impl<'a> Counter<'a> {
     /// assert_eq!(Counter::new(8).threads(10_000).thread_count(), cores);
     /// ```
     pub fn thread_count(&self) -> usize {
-        self.threads.map_or(cores(), |t| t.min(cores()))
+        let cores = threads::cores();
+        self.threads.map_or(cores, |t| t.min(cores))
     }
 
     /// Checks everything that can be checked without counting: the size against the method's
@@ -556,8 +536,29 @@ impl<'a> Counter<'a> {
     /// over the limit, an unusable
     /// [`ISA_VARIABLE`](crate::engine::cpu::ISA_VARIABLE), a GPU that is not there.
     pub fn check(&self) -> Result<(), CountError> {
+        self.checked().map(drop)
+    }
+
+    /// Checks everything [`check`](Self::check) does, once, and gives the count ready to
+    /// [`run`](Checked::run) with what the checks decided (method, threads, estimate).
+    ///
+    /// ```
+    /// let count = nqueens::Counter::new(10).threads(1).checked().unwrap();
+    /// assert_eq!((count.thread_count(), count.time_estimate()), (1, None));
+    /// assert_eq!(count.run().unwrap().total, 724);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`check`](Self::check).
+    pub fn checked(self) -> Result<Checked<'a>, CountError> {
         Isa::from_env()?;
-        match self.method() {
+        if self.strategy.is_some() && self.algo.is_some() {
+            return Err(CountError::TwoMethods);
+        }
+        let method = self.method();
+        let threads = self.thread_count();
+        let mut estimate = None;
+        match method {
             Method::Ladder(algo) => {
                 if self.device == Device::Gpu {
                     return Err(CountError::GpuMethod(format!(
@@ -571,20 +572,20 @@ impl<'a> Counter<'a> {
                 }
             }
             Method::Gpu(strategy) => {
-                if strategy != Strategy::Backtrack {
-                    return Err(CountError::GpuMethod(format!("the {strategy} strategy")));
+                match device::refusal(self.device, strategy, self.n) {
+                    Some(Refusal::Strategy) => {
+                        return Err(CountError::GpuMethod(format!("the {strategy} strategy")));
+                    }
+                    Some(Refusal::Size { max }) => {
+                        strategy::check(self.n, strategy)?;
+                        return Err(CountError::GpuSize { n: self.n, max });
+                    }
+                    None => strategy::check(self.n, strategy)?,
                 }
-                engine::check(self.n, strategy)?;
-                if self.n > engine::GPU_MAX_N {
-                    return Err(CountError::GpuSize {
-                        n: self.n,
-                        max: engine::GPU_MAX_N,
-                    });
-                }
-                engine::device_available(Device::Gpu)?;
+                device::available(self.device)?;
             }
             Method::Engine(strategy) => {
-                engine::check(self.n, strategy).map_err(|e| match e {
+                strategy::check(self.n, strategy).map_err(|e| match e {
                     // The user chose no strategy: the engine's inner ones are not theirs to hear of.
                     EngineError::OutOfRange { n, max, why, .. }
                         if n > 0 && self.strategy.is_none() =>
@@ -593,9 +594,9 @@ impl<'a> Counter<'a> {
                     }
                     e => CountError::Engine(e),
                 })?;
-                let threads = self.thread_count();
                 // Time before memory: a count of years is the first thing to hear of.
-                if let Some(estimate) = self.time_estimate()
+                estimate = self.estimate(method, threads);
+                if let Some(estimate) = estimate
                     && estimate > LONG_COUNT
                     && !self.long
                 {
@@ -605,12 +606,8 @@ impl<'a> Counter<'a> {
                         estimate,
                     });
                 }
-                let need = engine::memory_estimate(self.n, strategy, threads);
-                let limit = match self.max_memory {
-                    Some(limit) => limit,
-                    None if need <= SMALL_MEMORY => u64::MAX,
-                    None => available_memory(),
-                };
+                let need = strategy::memory_estimate(self.n, strategy, threads);
+                let limit = memory::limit(need, self.max_memory);
                 if need > limit {
                     return Err(CountError::Memory {
                         n: self.n,
@@ -622,12 +619,17 @@ impl<'a> Counter<'a> {
                 }
             }
         }
-        Ok(())
+        Ok(Checked {
+            counter: self,
+            method,
+            threads,
+            estimate,
+        })
     }
 
-    /// Counts. Boards up to [`ON_THIS_THREAD`] are counted on the calling thread, one task
-    /// after another (a thread pool costs more than their count); larger ones on a pool of
-    /// [`thread_count`](Self::thread_count) threads.
+    /// Counts. Boards up to [`ON_THIS_THREAD`](device::ON_THIS_THREAD) are counted on the
+    /// calling thread, one task after another (a thread pool costs more than their count);
+    /// larger ones on a pool of [`thread_count`](Self::thread_count) threads.
     ///
     /// ```
     /// let r = nqueens::Counter::new(12).run().unwrap();
@@ -642,187 +644,146 @@ impl<'a> Counter<'a> {
     /// threads that cannot be started, a GPU that fails, or [`CountError::Interrupted`] once the
     /// stop flag is set.
     pub fn run(&self) -> Result<CountResult, CountError> {
-        self.check()?;
-        let started = Instant::now();
-        let threads = self.thread_count();
-        match self.method() {
-            Method::Ladder(algo) => {
-                // The parallel rung spreads over the current rayon pool: this one has the
-                // threads asked for.
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_err(|source| CountError::Threads { threads, source })?;
-                let never = AtomicBool::new(false);
-                let stop = self.stop.unwrap_or(&never);
-                let Some(counts) = pool.install(|| algo.count_unless_stopped(self.n, stop))? else {
-                    // The ladder has no tasks: one search, unfinished.
-                    return Err(CountError::Interrupted {
-                        done: 0,
-                        of: 1,
-                        checkpoint: None,
-                        algo: Some(algo.name()),
-                    });
-                };
-                Ok(CountResult {
-                    n: self.n,
-                    total: u128::from(counts.total),
-                    unique: counts.unique.map(u128::from),
-                    seconds: started.elapsed().as_secs_f64(),
-                    method: Method::Ladder(algo),
-                    tally: Tally::default(),
-                    list: None,
-                    resumed: 0,
-                    gpu: None,
-                    notes: Vec::new(),
-                })
-            }
-            Method::Engine(strategy) | Method::Gpu(strategy) => {
-                self.run_engine(strategy, threads, started)
-            }
-        }
+        self.checked()?.run()
+    }
+}
+
+/// A count whose options were checked ([`Counter::checked`]): what the checks decided, and
+/// [`run`](Self::run).
+#[derive(Clone, Copy)]
+#[must_use]
+pub struct Checked<'a> {
+    counter: Counter<'a>,
+    method: Method,
+    threads: usize,
+    estimate: Option<Duration>,
+}
+
+impl<'a> Checked<'a> {
+    /// Calls `f` as [`Counter::on_progress`] does (which no check depends on).
+    pub fn on_progress(mut self, f: &'a (dyn Fn(Progress) + Sync)) -> Self {
+        self.counter.progress = Some(f);
+        self
     }
 
-    fn run_engine(
-        &self,
-        strategy: Strategy,
-        threads: usize,
-        started: Instant,
-    ) -> Result<CountResult, CountError> {
-        // The GPU needs the Backtrack list itself, not just its `TaskSet` face.
-        let backtrack = (self.device == Device::Gpu)
-            .then(|| engine::backtrack::BacktrackTasks::new(self.n))
-            .transpose()?;
-        let here = self.device == Device::Cpu && self.n <= ON_THIS_THREAD;
-        let boxed;
-        let tasks: &dyn TaskSet = match &backtrack {
-            Some(list) => list,
-            None if here => small_list(self.n, strategy)?,
-            None => {
-                boxed = engine::task_list(self.n, strategy)?;
-                boxed.as_ref()
-            }
+    /// Stops the count once `flag` is set, as [`Counter::stop_when`] does (which no check
+    /// depends on).
+    pub fn stop_when(mut self, flag: &'a AtomicBool) -> Self {
+        self.counter.stop = Some(flag);
+        self
+    }
+
+    /// The method the count uses.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The threads the count runs on.
+    pub fn thread_count(&self) -> usize {
+        self.threads
+    }
+
+    /// The count's wall-clock time by the estimate ([`Counter::time_estimate`]).
+    pub fn time_estimate(&self) -> Option<Duration> {
+        self.estimate
+    }
+
+    /// `true` if the count takes milliseconds at most, all of it on the calling thread, with
+    /// nothing to write: a caller need not start a thread of its own to watch it.
+    ///
+    /// ```
+    /// use nqueens::Counter;
+    /// assert!(Counter::new(10).checked().unwrap().is_quick());
+    /// assert!(!Counter::new(16).checked().unwrap().is_quick());
+    /// ```
+    pub fn is_quick(&self) -> bool {
+        let c = &self.counter;
+        matches!(self.method, Method::Engine(_))
+            && Runner::choose(c.device, c.n, self.threads) == Runner::Here
+            && c.checkpoint.is_none()
+            && c.shard == Slice::ALL
+            && c.progress.is_none()
+    }
+
+    /// Counts, with nothing checked again.
+    ///
+    /// # Errors
+    /// A checkpoint that cannot be read or written, threads that cannot be started, a GPU that
+    /// fails, or [`CountError::Interrupted`] once the stop flag is set.
+    pub fn run(&self) -> Result<CountResult, CountError> {
+        let c = &self.counter;
+        let started = Instant::now();
+        let threads = self.threads;
+        let strategy = match self.method {
+            Method::Ladder(algo) => return self.run_ladder(algo, started),
+            Method::Engine(strategy) | Method::Gpu(strategy) => strategy,
         };
-        let header = Header::new(tasks, self.shard);
-        let mut todo: Vec<usize> = self.shard.indices(tasks.len()).collect();
-        let total = todo.len();
-        let (journal, done) = match self.checkpoint {
-            Some(path) => {
-                let (journal, done) = Journal::open(path, &header)?;
-                (Some(journal), done)
-            }
-            None => (None, BTreeMap::new()),
+        let job = Job {
+            n: c.n,
+            strategy,
+            runner: Runner::choose(c.device, c.n, threads),
+            shard: c.shard,
+            checkpoint: c.checkpoint,
+            progress: c.progress,
+            stop: c.stop,
         };
-        let notes = journal
-            .as_ref()
-            .map_or_else(Vec::new, |j| j.notes().to_vec());
-        todo.retain(|i| !done.contains_key(i));
-        let before: Tally = done.values().copied().sum();
-        let resumed = done.len();
-        let finished = std::sync::atomic::AtomicUsize::new(resumed);
-        let report = |done: usize| {
-            if let Some(f) = self.progress {
-                f(Progress {
-                    done,
-                    total,
-                    resumed,
-                })
-            }
-        };
-        report(resumed);
-        let never = AtomicBool::new(false);
-        let stop = self.stop.unwrap_or(&never);
-        let on_done = |index, tally| {
-            if let Some(j) = &journal {
-                j.record(index, tally)?;
-            }
-            report(finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-            Ok(())
-        };
-        let (outcome, gpu) = match self.device {
-            Device::Cpu if here => (run::count_here(tasks, &todo, stop, &on_done), None),
-            Device::Cpu => (
-                run::count_tasks(tasks, &todo, threads, stop, &on_done),
-                None,
-            ),
-            #[cfg(feature = "cuda")]
-            Device::Gpu => {
-                let list = backtrack.as_ref().expect("made above for the GPU");
-                match engine::gpu::count_on_gpu(list, &todo, threads, stop, &on_done) {
-                    Ok((outcome, report)) => (Ok(outcome), Some(report)),
-                    Err(e) => (Err(e), None),
-                }
-            }
-            #[cfg(not(feature = "cuda"))]
-            Device::Gpu => (Err(RunError::Gpu(GpuError::NotBuilt)), None),
-        };
-        if let Some(j) = &journal {
-            j.sync()?;
-        }
-        let outcome = outcome.map_err(|e| match e {
-            RunError::Threads { threads, source } => CountError::Threads { threads, source },
-            RunError::Callback(e) => CountError::Checkpoint(e),
-            RunError::Gpu(e) => CountError::Gpu(e),
-        })?;
-        if outcome.stopped {
-            return Err(CountError::Interrupted {
-                done: resumed + outcome.done,
-                of: total,
-                checkpoint: self.checkpoint.map(Path::to_path_buf),
+        let counted = count::count(&job).map_err(|e| match e {
+            Failure::Engine(e) => CountError::Engine(e),
+            Failure::Checkpoint(e) => CountError::Checkpoint(e),
+            Failure::Threads { threads, source } => CountError::Threads { threads, source },
+            Failure::Gpu(e) => CountError::Gpu(e),
+            Failure::Stopped { done, of } => CountError::Interrupted {
+                done,
+                of,
+                checkpoint: c.checkpoint.map(Path::to_path_buf),
                 algo: None,
-            });
-        }
-        let mut tally = before;
-        tally += outcome.tally;
-        // Each record was checked as it was read; a whole count resumed is checked once more
-        // as a whole (see `engine::bounds`).
-        if let (Some(path), true) = (self.checkpoint, self.shard == Slice::ALL && resumed > 0) {
-            engine::bounds::check_whole(self.n, tally).map_err(|why| {
-                CountError::Checkpoint(CheckpointError::Implausible {
-                    path: path.to_path_buf(),
-                    why,
-                })
-            })?;
-        }
+            },
+        })?;
         Ok(CountResult {
-            n: self.n,
-            total: tally.total,
-            unique: (self.shard == Slice::ALL).then(|| tally.unique()),
+            n: c.n,
+            total: counted.tally.total,
+            unique: (c.shard == Slice::ALL).then(|| counted.tally.unique()),
             seconds: started.elapsed().as_secs_f64(),
-            method: self.method(),
-            tally,
-            list: Some(header),
-            resumed,
-            gpu,
-            notes,
+            method: self.method,
+            tally: counted.tally,
+            list: Some(counted.header),
+            resumed: counted.resumed,
+            gpu: counted.gpu,
+            notes: counted.notes,
         })
     }
-}
 
-/// The cores this process may use, asked once: on Linux the question reads the cgroup's files,
-/// which costs more than a small count.
-fn cores() -> usize {
-    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |p| p.get()))
-}
-
-/// The task list of a small board (up to [`ON_THIS_THREAD`]), made once per process and kept:
-/// small counts are made often (from Python, in loops), and the list costs more than their
-/// count. Kept for good: a few dozen lists of at most some hundred tasks.
-fn small_list(n: usize, strategy: Strategy) -> Result<&'static dyn TaskSet, EngineError> {
-    type Lists = std::collections::HashMap<(usize, Strategy), &'static dyn TaskSet>;
-    static LISTS: std::sync::OnceLock<std::sync::Mutex<Lists>> = std::sync::OnceLock::new();
-    debug_assert!(n <= ON_THIS_THREAD);
-    let mut lists = LISTS
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner());
-    if let Some(&list) = lists.get(&(n, strategy)) {
-        return Ok(list);
+    fn run_ladder(&self, algo: Algo, started: Instant) -> Result<CountResult, CountError> {
+        let c = &self.counter;
+        let threads = self.threads;
+        // The parallel rung spreads over the current rayon pool: this one has the threads
+        // asked for.
+        let pool =
+            threads::pool(threads).map_err(|source| CountError::Threads { threads, source })?;
+        let never = AtomicBool::new(false);
+        let stop = c.stop.unwrap_or(&never);
+        let Some(counts) = pool.install(|| algo.count_unless_stopped(c.n, stop))? else {
+            // The ladder has no tasks: one search, unfinished.
+            return Err(CountError::Interrupted {
+                done: 0,
+                of: 1,
+                checkpoint: None,
+                algo: Some(algo.name()),
+            });
+        };
+        Ok(CountResult {
+            n: c.n,
+            total: u128::from(counts.total),
+            unique: counts.unique.map(u128::from),
+            seconds: started.elapsed().as_secs_f64(),
+            method: Method::Ladder(algo),
+            tally: Tally::default(),
+            list: None,
+            resumed: 0,
+            gpu: None,
+            notes: Vec::new(),
+        })
     }
-    let list: &'static dyn TaskSet = Box::leak(engine::task_list(n, strategy)?);
-    lists.insert((n, strategy), list);
-    Ok(list)
 }
 
 /// Counts all and unique solutions for `n` with the engine's fastest strategy on all cores.
@@ -842,10 +803,11 @@ pub fn count(n: usize) -> Result<CountResult, CountError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::device::pool;
 
     #[test]
     fn small_counts_on_this_thread_give_what_the_pool_gives() {
-        for n in 0..=ON_THIS_THREAD {
+        for n in 0..=device::ON_THIS_THREAD {
             for strategy in [None, Some(Strategy::Backtrack), Some(Strategy::Join)] {
                 let mut c = Counter::new(n).threads(2);
                 if let Some(s) = strategy {
@@ -859,11 +821,11 @@ mod tests {
                         let Method::Engine(strategy) = c.method() else {
                             unreachable!("no algorithm asked for")
                         };
-                        let tasks = engine::task_list(n, strategy).unwrap();
+                        let tasks = strategy::task_list(n, strategy).unwrap();
                         let all: Vec<usize> = (0..tasks.len()).collect();
                         let never = AtomicBool::new(false);
                         let done = |_, _| Ok::<(), ()>(());
-                        Ok(run::count_tasks(tasks.as_ref(), &all, 2, &never, &done).unwrap())
+                        Ok(pool::count_tasks(tasks.as_ref(), &all, 2, &never, &done).unwrap())
                     }
                     Err(e) => Err(e),
                 };

@@ -69,6 +69,7 @@ pub mod puzzle;
 pub mod reference;
 pub mod solutions;
 pub mod symmetry;
+mod threads;
 pub mod trace;
 
 pub use counter::{Counter, count};

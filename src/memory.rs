@@ -57,6 +57,28 @@ pub(crate) fn push<T>(v: &mut Vec<T>, value: T) -> Result<(), OutOfMemory> {
     Ok(())
 }
 
+/// Jobs estimated to need less than this are not held to the memory available: asking costs
+/// more than such a job.
+const SMALL: u64 = 64 << 20;
+
+/// The memory limit a job that needs `need` bytes is held to: `asked` where the caller set
+/// one, else the memory available now ([`available_memory`]), and none for a small job. The
+/// one rule of [`crate::Counter`], [`crate::large::Finder`] and the Python module.
+///
+/// ```
+/// use nqueens::memory::limit;
+/// assert_eq!(limit(1 << 40, Some(10)), 10);
+/// assert_eq!(limit(1 << 10, None), u64::MAX);
+/// assert!(limit(1 << 40, None) < u64::MAX);
+/// ```
+pub fn limit(need: u64, asked: Option<u64>) -> u64 {
+    match asked {
+        Some(limit) => limit,
+        None if need <= SMALL => u64::MAX,
+        None => available_memory(),
+    }
+}
+
 /// The memory this process may still take, else 4 GiB where nothing says: the default limit
 /// of [`crate::Counter`] and [`crate::large::Finder`]. On Linux the least of the memory available now
 /// (`MemAvailable`), what the address-space limit (`ulimit -v`, `RLIMIT_AS`) leaves beyond the

@@ -19,8 +19,8 @@ use std::time::Duration;
 use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
 use nqueens::cp::{Instance, InstanceError, Options, Solver, Stats, Status};
-use nqueens::engine::shard::{self, ShardResult, Slice};
-use nqueens::engine::{self, Device, Strategy};
+use nqueens::engine::tasks::shard::{self, ShardResult, Slice};
+use nqueens::engine::{Device, Strategy};
 use nqueens::puzzle::{Difficulty, Generator, Puzzles};
 use nqueens::solutions::{Solutions, UniqueSolutions};
 use nqueens::trace as steps;
@@ -34,15 +34,6 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyMemoryView, PyString, PyTuple};
 /// How often a long count looks at Python's signals (Ctrl-C) and reports progress: short
 /// enough that Ctrl-C feels instant, long enough to cost nothing.
 const POLL: Duration = Duration::from_millis(50);
-
-/// Counts of `n` up to this size take at most a few milliseconds, and the library makes them on
-/// the calling thread: no counting thread of our own either, which would cost more than the
-/// count.
-const QUICK_N: usize = nqueens::counter::ON_THIS_THREAD;
-
-/// Counts and searches needing less memory than this are not checked against the memory
-/// available, which costs a read of `/proc/meminfo` (50 us, more than a small count takes).
-const SMALL_MEMORY: u64 = 64 << 20;
 
 /// `obj` as a Python int: an int itself, or what its `__index__` gives (numpy's integer
 /// scalars); `None` for a `bool` (an int to Python, never a size or a column here) and for
@@ -107,7 +98,8 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// The options of a count that do not depend on `n`, checked once for a whole range.
 struct CountOptions {
     threads: Option<usize>,
-    method: Option<Method>,
+    strategy: Option<Strategy>,
+    algo: Option<Algo>,
     max_memory: Option<u64>,
     checkpoint: Option<PathBuf>,
     device: Device,
@@ -115,12 +107,6 @@ struct CountOptions {
     shard: Option<Slice>,
     /// Counts estimated to take longer than a week may start.
     long: bool,
-}
-
-#[derive(Clone, Copy)]
-enum Method {
-    Strategy(Strategy),
-    Algo(Algo),
 }
 
 impl CountOptions {
@@ -143,28 +129,15 @@ impl CountOptions {
             },
             None => None,
         };
-        let method = match (strategy, algo) {
-            (Some(_), Some(_)) => {
-                return Err(PyValueError::new_err(
-                    "strategy and algo exclude each other: a strategy is one of the engine's, an algo one of the ladder's",
-                ));
-            }
-            (Some(s), None) => Some(Method::Strategy(s.parse().map_err(value_error)?)),
-            (None, Some(a)) => Some(Method::Algo(a.parse().map_err(value_error)?)),
-            (None, None) => None,
-        };
-        if let (Some(Method::Algo(a)), Some(_)) = (method, &checkpoint) {
-            return Err(value_error(CountError::NeedsEngine(a.name())));
-        }
+        let strategy = strategy.map(str::parse).transpose().map_err(value_error)?;
+        let algo = algo.map(str::parse).transpose().map_err(value_error)?;
         let max_memory = max_memory.map(|m| natural(m, "max_memory")).transpose()?;
         let shard = shard.map(slice).transpose()?;
-        if let (Some(Method::Algo(a)), Some(_)) = (method, shard) {
-            return Err(value_error(CountError::NeedsEngine(a.name())));
-        }
         Ok(CountOptions {
             long: false,
             threads,
-            method,
+            strategy,
+            algo,
             max_memory,
             checkpoint,
             device,
@@ -175,10 +148,14 @@ impl CountOptions {
     /// The library's counter for `n` with these options (no progress, no stop flag yet).
     fn counter(&self, n: usize) -> Counter<'_> {
         let mut c = Counter::new(n).device(self.device);
-        match self.method {
-            Some(Method::Strategy(s)) => c = c.strategy(s),
-            Some(Method::Algo(a)) => c = c.algo(a),
-            None => {}
+        if let Some(s) = self.strategy {
+            c = c.strategy(s);
+        }
+        if let Some(a) = self.algo {
+            c = c.algo(a);
+        }
+        if let Some(limit) = self.max_memory {
+            c = c.max_memory(limit);
         }
         if let Some(t) = self.threads {
             c = c.threads(t);
@@ -189,19 +166,7 @@ impl CountOptions {
         if let Some(slice) = self.shard {
             c = c.shard(slice);
         }
-        c = c.allow_long(self.long);
-        let limit = self.max_memory.or_else(|| match c.method() {
-            nqueens::counter::Method::Engine(s)
-                if engine::memory_estimate(n, s, c.thread_count()) > SMALL_MEMORY =>
-            {
-                Some(nqueens::counter::available_memory())
-            }
-            _ => None,
-        });
-        if let Some(limit) = limit {
-            c = c.max_memory(limit);
-        }
-        c
+        c.allow_long(self.long)
     }
 }
 
@@ -311,21 +276,6 @@ fn count(
         threads, strategy, algo, max_memory, checkpoint, device, shard,
     )?;
     options.long = long;
-    let quick = (1..=QUICK_N).contains(&n)
-        && options.device == Device::Cpu
-        && progress.is_none()
-        && options.checkpoint.is_none()
-        && options.shard.is_none()
-        && !matches!(options.method, Some(Method::Algo(_)));
-    if quick {
-        return py
-            .detach(|| options.counter(n).run())
-            .map_err(count_error)
-            .and_then(|r| count_tuple(py, r, None));
-    }
-    let plain = options.counter(n);
-    plain.check().map_err(count_error)?;
-
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
     let total = AtomicUsize::new(0);
@@ -334,12 +284,22 @@ fn count(
         // Threads finish in any order; the largest count seen is the true one.
         done.fetch_max(p.done, Ordering::Relaxed);
     };
-    let counter = plain.on_progress(&report).stop_when(&stop);
+    let mut counter = options.counter(n).stop_when(&stop);
+    if progress.is_some() {
+        counter = counter.on_progress(&report);
+    }
+    let checked = counter.checked().map_err(count_error)?;
+    if checked.is_quick() {
+        return py
+            .detach(|| checked.run())
+            .map_err(count_error)
+            .and_then(|r| count_tuple(py, r, None));
+    }
     let mut shown = None;
     let (result, failure) = interruptible(
         py,
         &stop,
-        || counter.run(),
+        || checked.run(),
         || {
             let now = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
             match progress {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use nqueens::Counter;
 use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
-use nqueens::engine::shard::{ShardResult, Slice};
+use nqueens::engine::tasks::shard::{ShardResult, Slice};
 use nqueens::engine::{self, Device, Strategy};
 
 use super::export::{CountRow, Exporter, Output};
@@ -79,8 +79,8 @@ fn memory_help() -> String {
     let mib = |bytes: u64| bytes.div_ceil(1 << 20);
     for n in [16, 18, 20, 22, 24, 26] {
         if let (Some(one), Some(two)) = (
-            engine::join::memory_estimate(n, 1),
-            engine::join::memory_estimate(n, 2),
+            engine::strategy::join::memory_estimate(n, 1),
+            engine::strategy::join::memory_estimate(n, 2),
         ) {
             let _ = write!(
                 help,
@@ -127,15 +127,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(slice) = args.shard {
             c = c.shard(slice);
         }
+        if let Some(path) = &args.checkpoint {
+            c = c.checkpoint(path);
+        }
         c.allow_long(args.long)
     };
     // Everything that can be refused is refused before the first count, the largest N first:
     // its size is the likeliest to be out of range, and that is the error to hear of first.
+    let mut counts = Vec::new();
     for n in args.n.clone().rev() {
-        counter(n).check().map_err(count_error)?;
+        counts.push(counter(n).checked().map_err(count_error)?);
     }
-    if let Some(t) = args.threads {
-        let used = counter(*args.n.start()).thread_count();
+    if let (Some(t), Some(first)) = (args.threads, counts.last()) {
+        let used = first.thread_count();
         if t as usize > used {
             eprintln!("note: {t} threads asked for, {used} used: one per core");
         }
@@ -143,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut out = args.out.as_deref().map(OutFile::prepare).transpose()?;
     let stop = signals::stop_flag();
     let mut printer = Exporter::new(std::io::stdout().lock(), args.format);
-    for n in args.n.clone() {
+    for (n, checked) in args.n.clone().zip(counts.into_iter().rev()) {
         let bar = super::progress::bar(0, "tasks");
         let checkpoint = args.checkpoint.as_deref();
         let on_progress = |p: Progress| {
@@ -164,23 +168,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 bar.inc(1);
             }
         };
-        let mut c = counter(n).on_progress(&on_progress).stop_when(stop);
+        let c = checked.on_progress(&on_progress).stop_when(stop);
         if let Some(estimate) = c.time_estimate()
             && estimate > LONG_NOTE
         {
             eprintln!(
                 "note: N={n} takes about {} on {} by the estimate{}",
-                nqueens::engine::estimate::describe(estimate),
-                nqueens::engine::estimate::threads(c.thread_count()),
+                nqueens::engine::tasks::estimate::describe(estimate),
+                nqueens::engine::tasks::estimate::threads(c.thread_count()),
                 if checkpoint.is_some() {
                     ""
                 } else {
                     "; --checkpoint FILE keeps its finished tasks if it is stopped"
                 }
             );
-        }
-        if let Some(path) = checkpoint {
-            c = c.checkpoint(path);
         }
         let result = c.run();
         bar.finish_and_clear();

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use nqueens::engine::shard::{self, ShardResult};
+use nqueens::engine::tasks::shard::{self, ShardResult};
 
 use super::bad_input;
 use super::export::{CountRow, Exporter, Output};

@@ -309,7 +309,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("{s:?} is not a size in bytes (e.g. 512M)"))
 }
 
-pub use nqueens::counter::available_memory;
+pub use nqueens::memory::available_memory;
 
 #[cfg(test)]
 mod tests {

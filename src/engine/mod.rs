@@ -1,39 +1,36 @@
-//! The production counter.
+//! The production counter, in two axes.
 //!
-//! The search for one `n` is split into a deterministic, numbered list of **tasks**
-//! (a [`TaskSet`]). Every service stands on that one list: threads take tasks, progress counts
-//! tasks, a checkpoint records finished tasks, a shard is a slice of the list. Two strategies
-//! produce task lists: [`Strategy::Backtrack`] (bitboard search below pre-placed queens) and
-//! [`Strategy::Join`] (half-boards joined on their diagonals).
+//! A count for one `n` is split into a deterministic, numbered list of **tasks** (a
+//! [`TaskSet`]) whose [`Tally`]s add up to the count in any order. Every service stands on that
+//! one list: threads and GPUs take tasks, progress counts them, a checkpoint records finished
+//! ones, a shard is a slice of the list.
 //!
-//! - [`backtrack`]: the Backtrack strategy: its split into border constellations
-//!   ([`backtrack::constellation`]) and the hot loop that counts one task ([`backtrack::kernel`]).
-//! - [`join`]: the Join strategy: half-boards joined on their diagonals, with the counts of
-//!   rotation-symmetric solutions for the unique count ([`join::symmetric`]).
-//! - [`run`]: counts task indices on a pool of threads, reporting each finished task.
-//! - `gpu` (the `cuda` feature): counts the Backtrack strategy's tasks on an NVIDIA GPU, in
-//!   batches, reporting each finished task the same way; [`Device`] chooses it.
+//! - [`strategy`]: *how* a count is split into tasks and what a task computes:
+//!   [`Strategy::Backtrack`] (bitboard search below pre-placed border queens) and
+//!   [`Strategy::Join`] (half-boards joined on their diagonals), and the counts of
+//!   rotation-symmetric solutions both use.
+//! - [`device`]: *where* tasks run: the calling thread, a pool of CPU threads, or a GPU (the
+//!   `cuda` feature); the device is chosen there and nowhere else.
+//! - [`tasks`]: the list's bookkeeping: its identity and slices ([`tasks::list`]), the journal
+//!   of finished tasks ([`tasks::checkpoint`]), shard results and their merge
+//!   ([`tasks::shard`]), what a task's tally can be ([`tasks::bounds`]), and how long a count
+//!   takes ([`tasks::estimate`]).
+//! - [`cpu`]: the one place that asks the CPU which instructions it runs.
 //!
-//! Most users want [`crate::count`] or [`crate::Counter`], which put these together.
-//! - [`bounds`]: what a task's tally can be, to check numbers read from files.
-//! - [`checkpoint`]: an append-only journal of finished tasks, to resume a stopped count.
-//! - [`list`]: the identity of a task list and its slices, which checkpoints and shards name.
-//! - [`shard`]: slices of the list for many machines, and their merge.
+//! Most users want [`crate::count`] or [`crate::Counter`], which put these together (the wiring
+//! of one count is in this module's `count.rs`).
 
 use std::ops::AddAssign;
 use std::sync::atomic::AtomicBool;
 
-pub mod backtrack;
-pub mod bounds;
-pub mod checkpoint;
+pub(crate) mod count;
 pub mod cpu;
-pub mod estimate;
-#[cfg(feature = "cuda")]
-pub mod gpu;
-pub mod join;
-pub mod list;
-pub mod run;
-pub mod shard;
+pub mod device;
+pub mod strategy;
+pub mod tasks;
+
+pub use device::{Device, GpuError, GpuReport};
+pub use strategy::{Strategy, UnknownStrategy};
 
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
 ///
@@ -61,7 +58,7 @@ impl Tally {
     /// The unique count this tally stands for (exact once all tasks are summed).
     ///
     /// ```
-    /// use nqueens::engine::{task_list, Strategy, Tally};
+    /// use nqueens::engine::{strategy::task_list, Strategy, Tally};
     /// let tasks = task_list(8, Strategy::Join).unwrap();
     /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
     /// assert_eq!((sum.total, sum.unique()), (92, 12));
@@ -88,85 +85,13 @@ impl std::iter::Sum for Tally {
     }
 }
 
-/// A way of splitting a count into tasks.
-///
-/// ```
-/// use nqueens::{engine::Strategy, Counter};
-/// for s in Strategy::ALL {
-///     let r = Counter::new(10).strategy(s).run().unwrap();
-///     assert_eq!((r.total, r.unique), (724, Some(92)));
-/// }
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum Strategy {
-    /// Bitboard backtracking below pre-placed queens, with symmetry classes.
-    Backtrack,
-    /// Half-boards joined on their diagonals (meet in the middle), unique count by Burnside.
-    Join,
-}
-
-impl Strategy {
-    /// Both strategies.
-    ///
-    /// ```
-    /// use nqueens::engine::Strategy;
-    /// assert_eq!(Strategy::ALL.map(Strategy::name), ["backtrack", "join"]);
-    /// ```
-    pub const ALL: [Strategy; 2] = [Strategy::Backtrack, Strategy::Join];
-
-    /// The name used everywhere: on the command line, in checkpoints, shards and results.
-    ///
-    /// ```
-    /// use nqueens::engine::Strategy;
-    /// assert_eq!(Strategy::Join.name(), "join");
-    /// assert_eq!("backtrack".parse::<Strategy>(), Ok(Strategy::Backtrack));
-    /// assert!("dfs".parse::<Strategy>().is_err());
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Backtrack => "backtrack",
-            Strategy::Join => "join",
-        }
-    }
-}
-
-impl std::fmt::Display for Strategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A strategy name that is not one of [`Strategy::ALL`].
-///
-/// ```
-/// use nqueens::engine::{Strategy, UnknownStrategy};
-/// let err = "dfs".parse::<Strategy>().unwrap_err();
-/// assert_eq!(err, UnknownStrategy("dfs".into()));
-/// assert_eq!(err.to_string(), r#"unknown strategy "dfs"; the engine has: backtrack, join"#);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy {0:?}; the engine has: backtrack, join")]
-pub struct UnknownStrategy(pub String);
-
-impl std::str::FromStr for Strategy {
-    type Err = UnknownStrategy;
-    fn from_str(s: &str) -> Result<Strategy, UnknownStrategy> {
-        Strategy::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| UnknownStrategy(s.to_string()))
-    }
-}
-
 /// A deterministic, numbered list of subproblems whose tallies sum to the count for `n`.
 ///
 /// Implementations must give the same list on every machine and run for the same `n` and
 /// [`version`](TaskSet::version), and `count(i)` must depend on `i` alone.
 ///
 /// ```
-/// use nqueens::engine::{task_list, Strategy, Tally, TaskSet};
+/// use nqueens::engine::{strategy::task_list, Strategy, Tally, TaskSet};
 /// let tasks: Box<dyn TaskSet> = task_list(10, Strategy::Backtrack).unwrap();
 /// // Any order, any grouping: the tallies add up to the count.
 /// let backwards: Tally = (0..tasks.len()).rev().map(|i| tasks.count(i)).sum();
@@ -176,21 +101,21 @@ pub trait TaskSet: Sync {
     /// The board size.
     ///
     /// ```
-    /// use nqueens::engine::{task_list, Strategy};
+    /// use nqueens::engine::{strategy::task_list, Strategy};
     /// assert_eq!(task_list(9, Strategy::Join).unwrap().n(), 9);
     /// ```
     fn n(&self) -> usize;
     /// The strategy that made this list.
     ///
     /// ```
-    /// use nqueens::engine::{task_list, Strategy};
+    /// use nqueens::engine::{strategy::task_list, Strategy};
     /// assert_eq!(task_list(9, Strategy::Join).unwrap().strategy(), Strategy::Join);
     /// ```
     fn strategy(&self) -> Strategy;
     /// The version of the task list; results from different versions never mix.
     ///
     /// ```
-    /// use nqueens::engine::{backtrack, task_list, Strategy};
+    /// use nqueens::engine::{strategy::backtrack, strategy::task_list, Strategy};
     /// let tasks = task_list(9, Strategy::Backtrack).unwrap();
     /// assert_eq!(tasks.version(), backtrack::VERSION);
     /// ```
@@ -198,7 +123,7 @@ pub trait TaskSet: Sync {
     /// The number of tasks.
     ///
     /// ```
-    /// use nqueens::engine::{backtrack::BacktrackTasks, TaskSet};
+    /// use nqueens::engine::{strategy::backtrack::BacktrackTasks, TaskSet};
     /// // Below N = 20, one task per canonical constellation.
     /// let tasks = BacktrackTasks::new(12).unwrap();
     /// assert_eq!(tasks.len(), tasks.constellation_count());
@@ -207,7 +132,7 @@ pub trait TaskSet: Sync {
     /// `true` if there are no tasks (only for boards without solutions).
     ///
     /// ```
-    /// use nqueens::engine::{task_list, Strategy};
+    /// use nqueens::engine::{strategy::task_list, Strategy};
     /// assert!(task_list(3, Strategy::Backtrack).unwrap().is_empty());
     /// assert!(!task_list(4, Strategy::Backtrack).unwrap().is_empty());
     /// ```
@@ -220,7 +145,7 @@ pub trait TaskSet: Sync {
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use nqueens::engine::{task_list, Strategy};
+    /// use nqueens::engine::{strategy::task_list, Strategy};
     /// let tasks = task_list(12, Strategy::Join).unwrap();
     /// let go = AtomicBool::new(false);
     /// assert_eq!(tasks.count_unless_stopped(0, &go), Some(tasks.count(0)));
@@ -230,7 +155,7 @@ pub trait TaskSet: Sync {
     /// Counts task `index` to the end.
     ///
     /// ```
-    /// use nqueens::engine::{task_list, Strategy, Tally};
+    /// use nqueens::engine::{strategy::task_list, Strategy, Tally};
     /// let tasks = task_list(8, Strategy::Backtrack).unwrap();
     /// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
     /// assert_eq!((sum.total, sum.unique()), (92, 12));
@@ -242,7 +167,7 @@ pub trait TaskSet: Sync {
     /// Peak memory, in bytes, that counting with `threads` threads needs beyond the list itself.
     ///
     /// ```
-    /// use nqueens::engine::{memory_estimate, task_list, Strategy};
+    /// use nqueens::engine::{strategy::memory_estimate, strategy::task_list, Strategy};
     /// let tasks = task_list(16, Strategy::Join).unwrap();
     /// assert_eq!(tasks.memory_bytes(2), memory_estimate(16, Strategy::Join, 2));
     /// assert!(tasks.memory_bytes(2) > tasks.memory_bytes(1));
@@ -255,7 +180,7 @@ pub trait TaskSet: Sync {
 /// Why the engine cannot count this `n`.
 ///
 /// ```
-/// use nqueens::engine::{check, EngineError, Strategy};
+/// use nqueens::engine::{strategy::check, EngineError, Strategy};
 /// let err = check(40, Strategy::Backtrack).unwrap_err();
 /// assert!(matches!(err, EngineError::OutOfRange { n: 40, max: 32, .. }));
 /// assert!(err.to_string().starts_with("the Backtrack engine counts N from 1 to 32, not 40"));
@@ -276,199 +201,25 @@ pub enum EngineError {
     },
 }
 
-/// The task list for `n` made by `strategy`.
+/// How far a count has come, as given to [`Counter::on_progress`](crate::Counter::on_progress).
 ///
 /// ```
-/// use nqueens::engine::{task_list, Strategy, Tally};
-/// let tasks = task_list(11, Strategy::Join).unwrap();
-/// let sum: Tally = (0..tasks.len()).map(|i| tasks.count(i)).sum();
-/// assert_eq!((sum.total, sum.unique()), (2680, 341));
-/// assert!(task_list(0, Strategy::Join).is_err());
+/// use std::sync::Mutex;
+/// use nqueens::{engine::Progress, Counter};
+/// let seen = Mutex::new(Vec::new());
+/// let note = |p: Progress| seen.lock().unwrap().push(p);
+/// Counter::new(10).threads(2).on_progress(&note).run().unwrap();
+/// let seen = seen.into_inner().unwrap();
+/// // One call before the first task, then one per task, each with the same total.
+/// assert_eq!(seen.len(), seen[0].total + 1);
+/// assert!(seen.iter().all(|p| p.done <= p.total && p.resumed == 0));
 /// ```
-///
-/// # Errors
-/// [`EngineError::OutOfRange`] for an `n` the strategy does not count.
-pub fn task_list(n: usize, strategy: Strategy) -> Result<Box<dyn TaskSet>, EngineError> {
-    Ok(match strategy {
-        Strategy::Backtrack => Box::new(backtrack::BacktrackTasks::new(n)?),
-        Strategy::Join => Box::new(join::JoinTasks::new(n)?),
-    })
-}
-
-/// `Ok` if `strategy` counts `n`, checked without building the task list.
-///
-/// ```
-/// use nqueens::engine::{check, Strategy};
-/// assert!(check(32, Strategy::Backtrack).is_ok());
-/// assert!(check(27, Strategy::Join).is_err());
-/// ```
-///
-/// # Errors
-/// [`EngineError::OutOfRange`] for an `n` the strategy does not count.
-pub fn check(n: usize, strategy: Strategy) -> Result<(), EngineError> {
-    match strategy {
-        Strategy::Backtrack => backtrack::check(n),
-        Strategy::Join => join::check(n),
-    }
-}
-
-/// Peak memory, in bytes, of counting `n` with `strategy` on `threads` threads, without building
-/// the task list (the figure [`TaskSet::memory_bytes`] gives once it is built).
-///
-/// ```
-/// use nqueens::engine::{memory_estimate, Strategy};
-/// assert!(memory_estimate(20, Strategy::Join, 2) > memory_estimate(20, Strategy::Join, 1));
-/// assert!(memory_estimate(20, Strategy::Backtrack, 2) < 1 << 20);
-/// ```
-pub fn memory_estimate(n: usize, strategy: Strategy, threads: usize) -> u64 {
-    match strategy {
-        Strategy::Backtrack => backtrack::memory_estimate(threads),
-        Strategy::Join => join::memory_estimate(n, threads).unwrap_or(0),
-    }
-}
-
-/// The fastest strategy for `n` on a CPU.
-///
-/// ```
-/// use nqueens::engine::{fastest_strategy, Strategy};
-/// assert_eq!(fastest_strategy(8), Strategy::Backtrack);
-/// assert_eq!(fastest_strategy(18), Strategy::Join);
-/// assert_eq!(fastest_strategy(28), Strategy::Backtrack);
-/// ```
-pub fn fastest_strategy(n: usize) -> Strategy {
-    if join::preferred(n) {
-        Strategy::Join
-    } else {
-        Strategy::Backtrack
-    }
-}
-
-/// Where the engine counts.
-///
-/// ```
-/// use nqueens::engine::Device;
-/// assert_eq!("gpu".parse::<Device>(), Ok(Device::Gpu));
-/// assert_eq!(Device::default(), Device::Cpu);
-/// assert_eq!(Device::Gpu.name(), "gpu");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Device {
-    /// The CPU's cores, with either strategy.
-    #[default]
-    Cpu,
-    /// The first NVIDIA GPU (the `cuda` feature), with the Backtrack strategy's tasks; the
-    /// CPU's cores prepare its batches and count the symmetric solutions of the few tasks that
-    /// can have some.
-    Gpu,
-}
-
-impl Device {
-    /// The name used on the command line and in Python.
-    pub fn name(self) -> &'static str {
-        match self {
-            Device::Cpu => "cpu",
-            Device::Gpu => "gpu",
-        }
-    }
-}
-
-impl std::str::FromStr for Device {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Device, String> {
-        match s {
-            "cpu" => Ok(Device::Cpu),
-            "gpu" => Ok(Device::Gpu),
-            _ => Err(format!("unknown device {s:?}; there are: cpu, gpu")),
-        }
-    }
-}
-
-/// Why the GPU cannot count (here, or this time).
-///
-/// ```
-/// use nqueens::engine::GpuError;
-/// assert!(GpuError::NoDriver.is_unavailable());
-/// assert!(!GpuError::Driver("out of memory".into()).is_unavailable());
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GpuError {
-    /// This build has no GPU support.
-    #[error(
-        "this nqueens was built without GPU support: build it with `cargo build --release --features cuda`"
-    )]
-    NotBuilt,
-    /// The NVIDIA driver's library could not be loaded.
-    #[error("no NVIDIA driver found: the library libcuda.so could not be loaded")]
-    NoDriver,
-    /// NVRTC, which compiles the kernel, could not be loaded.
-    #[error(
-        "NVRTC, the CUDA run-time compiler, was not found (libnvrtc.so.13 or .so.12): install the CUDA toolkit or `pip install nvidia-cuda-nvrtc-cu12` and put its lib folder on LD_LIBRARY_PATH"
-    )]
-    NoNvrtc,
-    /// The driver loaded but sees no GPU.
-    #[error("the NVIDIA driver sees no GPU: {0}")]
-    NoDevice(String),
-    /// The kernel did not compile.
-    #[error("the GPU kernel did not compile: {0}")]
-    Compile(String),
-    /// The device failed while counting (out of memory, a kernel error, a lost device): the
-    /// batches under way are not counted.
-    #[error("the GPU failed: {0}")]
-    Driver(String),
-}
-
-impl GpuError {
-    /// `true` if no GPU can count here at all (no support, driver, compiler or device), as
-    /// opposed to a failure while counting.
-    pub fn is_unavailable(&self) -> bool {
-        matches!(
-            self,
-            GpuError::NotBuilt | GpuError::NoDriver | GpuError::NoNvrtc | GpuError::NoDevice(_)
-        )
-    }
-}
-
-/// `Ok` if `device` can count here: always for the CPU; for the GPU, this build has the `cuda`
-/// feature, and the driver, NVRTC and a device are found (checked once per process).
-///
-/// ```
-/// use nqueens::engine::{device_available, Device};
-/// assert!(device_available(Device::Cpu).is_ok());
-/// ```
-///
-/// # Errors
-/// [`GpuError`] saying what is missing for the GPU.
-pub fn device_available(device: Device) -> Result<(), GpuError> {
-    match device {
-        Device::Cpu => Ok(()),
-        #[cfg(feature = "cuda")]
-        Device::Gpu => gpu::cuda::available(),
-        #[cfg(not(feature = "cuda"))]
-        Device::Gpu => Err(GpuError::NotBuilt),
-    }
-}
-
-/// The largest board the GPU counts. Its work items leave at most 15 free rows (the kernel's
-/// stack in shared memory), so one task of a larger board splits into too many of them:
-/// up to 2.4 million at N = 25 (47 MB), 27 million at N = 26 and 316 million at N = 27.
-pub const GPU_MAX_N: usize = 25;
-
-/// What a GPU count did besides counting.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct GpuReport {
-    /// The device, as its driver names it.
-    pub device: String,
-    /// Threads resident on the device at once (blocks per multiprocessor times
-    /// multiprocessors times threads per block): the kernel's occupancy.
-    pub resident_threads: usize,
-    /// Batches counted.
-    pub batches: usize,
-    /// Work items counted.
-    pub items: u64,
-    /// Seconds the device spent in kernels.
-    pub kernel_seconds: f64,
-    /// Tasks whose constellation a rotation fixes: the CPU counted their symmetric
-    /// completions meanwhile.
-    pub symmetric_tasks: usize,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Tasks finished, those a checkpoint already held included.
+    pub done: usize,
+    /// Tasks this count must finish (of its shard, if it has one).
+    pub total: usize,
+    /// Tasks a checkpoint already held when the count started.
+    pub resumed: usize,
 }

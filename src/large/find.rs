@@ -9,7 +9,6 @@ use std::time::Instant;
 
 use super::{construction, first, min_conflicts};
 use crate::Placement;
-use crate::counter::SMALL_MEMORY;
 use crate::memory::{self, OutOfMemory};
 
 /// How a solution is found.
@@ -237,11 +236,7 @@ impl Finder {
             return Err(FindError::NoSolution { n });
         }
         let need = self.memory_bytes();
-        let limit = match self.max_memory {
-            Some(limit) => limit,
-            None if need <= SMALL_MEMORY => u64::MAX,
-            None => memory::available_memory(),
-        };
+        let limit = memory::limit(need, self.max_memory);
         if need > limit {
             return Err(FindError::Memory {
                 n,

@@ -231,12 +231,7 @@ impl<'a> Generator<'a> {
         let threads = self.threads.unwrap_or_else(rayon::current_num_threads);
         // A pool of one is the calling thread: no pool at all.
         let pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .ok()
-            })
+            .then(|| crate::threads::pool(threads).ok())
             .flatten();
         Puzzles {
             generator: *self,

@@ -1,0 +1,31 @@
+//! The integration tests: one test program, a module per subject (one program per file would
+//! link the whole library once each).
+
+mod checkpoint;
+mod cli_bench;
+mod cli_complete;
+mod cli_count;
+mod cli_find;
+mod cli_golden;
+mod cli_help;
+mod cli_hostile;
+mod cli_long_runs;
+mod cli_merge;
+mod cli_puzzle;
+mod cli_signals;
+mod cli_solve;
+mod cli_trace;
+mod cli_verify;
+mod common;
+mod cp;
+mod cp_blocked;
+mod engine;
+mod find;
+mod fuzz_readers;
+mod gpu;
+mod join;
+mod ladder;
+mod placement;
+mod readme;
+mod symmetric;
+mod trace;
