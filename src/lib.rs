@@ -64,6 +64,7 @@ pub mod engine;
 pub mod format;
 pub mod large;
 pub mod memory;
+pub mod observe;
 pub mod placement;
 pub mod puzzle;
 pub mod reference;

@@ -23,7 +23,7 @@
 //! ```
 
 use crate::Placement;
-use crate::algo::symmetry::{class_size_if_canonical, closed_squares};
+use crate::symmetry::{class_size_if_canonical, closed_squares};
 
 /// The largest board the iterators handle: one bit per column in a `u64`.
 ///

@@ -149,9 +149,63 @@ impl Symmetry {
     }
 }
 
+// The canonical-class tests the listing of unique solutions makes (`solutions.rs`, the ladder's
+// symmetry rung): both read a solution's images without building them.
+
+/// The squares of `row` (below row 0) that no canonical solution whose first queen stands in
+/// column `first` can use: an edge queen there would be closer to a corner than `first`.
+pub(crate) fn closed_squares(n: usize, first: u32, row: usize) -> u64 {
+    let (k, last) = (first as usize, n - 1);
+    let mut closed = 0;
+    if row < k || row > last - k {
+        closed |= 1 | 1 << last;
+    }
+    if row == last && k > 0 {
+        // Columns 0..k and n-k..n of the last row.
+        let low = (1u64 << k) - 1;
+        closed |= low | low << (n - k);
+    }
+    closed
+}
+
+/// If `cols` (a solution) is the smallest of its 8 images, the size of its class; else `None`.
+///
+/// Each image is read entry by entry without being built, and the comparison with `cols` stops
+/// at the first difference, so most non-canonical solutions are rejected after a step or two.
+/// `inverse` is scratch space of length `n`.
+pub(crate) fn class_size_if_canonical(cols: &[u32], inverse: &mut [u32]) -> Option<u64> {
+    let n = cols.len();
+    let m = n as u32 - 1;
+    for (r, &c) in cols.iter().enumerate() {
+        inverse[c as usize] = r as u32;
+    }
+    let inv = &*inverse;
+    // Entry x of each image other than the identity (see `Symmetry::apply`).
+    let images: [&dyn Fn(usize) -> u32; 7] = [
+        &|x| m - cols[x],         // mirror columns
+        &|x| cols[n - 1 - x],     // mirror rows
+        &|x| m - cols[n - 1 - x], // half turn
+        &|x| inv[x],              // transpose
+        &|x| m - inv[x],          // quarter turn clockwise
+        &|x| inv[n - 1 - x],      // quarter turn counter-clockwise
+        &|x| m - inv[n - 1 - x],  // anti-transpose
+    ];
+    let mut fixed = 1;
+    for image in images {
+        match (0..n).map(|x| image(x).cmp(&cols[x])).find(|o| o.is_ne()) {
+            Some(std::cmp::Ordering::Less) => return None,
+            Some(_) => {}
+            None => fixed += 1,
+        }
+    }
+    Some(8 / fixed)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Symmetry;
+    use std::ops::ControlFlow;
+
+    use super::{Symmetry, class_size_if_canonical, closed_squares};
 
     /// `apply` is written out as a table for speed; it must equal the definition: the mirror
     /// first, then the quarter turns.
@@ -170,6 +224,31 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn leaf_check_agrees_with_placement() {
+        for n in 1..=8 {
+            let _ = crate::algo::backtracking::for_each_solution(n, &mut |p| {
+                let want = p.is_canonical().then(|| p.class_size().unwrap() as u64);
+                assert_eq!(class_size_if_canonical(p.cols(), &mut vec![0; n]), want);
+                ControlFlow::Continue(())
+            });
+        }
+    }
+
+    #[test]
+    fn closed_squares_never_hold_a_canonical_queen() {
+        for n in 1..=9 {
+            let _ = crate::algo::backtracking::for_each_solution(n, &mut |p| {
+                if p.is_canonical() {
+                    for (row, &c) in p.cols().iter().enumerate().skip(1) {
+                        assert_eq!(closed_squares(n, p.cols()[0], row) >> c & 1, 0, "{p:?}");
+                    }
+                }
+                ControlFlow::Continue(())
+            });
         }
     }
 }

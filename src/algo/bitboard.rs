@@ -8,8 +8,8 @@
 
 use std::ops::ControlFlow;
 
-use super::observe::{Observer, Reason, Step};
 use crate::Placement;
+use crate::observe::{Observer, Reason, Step};
 
 /// The squares attacked in the next row, as masks over the `n` columns.
 #[derive(Clone, Copy, Debug)]

@@ -6,10 +6,10 @@
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
 
-use super::observe::Observer;
 use super::{AlgoError, Counts};
 use crate::Placement;
 use crate::cp::{Instance, MAX_N, Options, Solver, Status};
+use crate::observe::Observer;
 
 fn solver(n: usize) -> Result<Solver<'static>, AlgoError> {
     let instance = Instance::with_size(n).map_err(|_| AlgoError::OutOfRange {

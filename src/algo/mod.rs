@@ -27,14 +27,13 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
 use crate::Placement;
-use observe::{Observer, Stopper, Work};
+use crate::observe::{Observer, Stopper, Work};
 
 pub mod backtracking;
 pub mod bitboard;
 pub mod cp;
 pub mod flags;
 pub mod mirror;
-pub mod observe;
 pub mod parallel;
 pub mod permutations;
 pub mod swap;

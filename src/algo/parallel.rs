@@ -13,8 +13,8 @@ use std::sync::mpsc;
 use rayon::prelude::*;
 
 use super::bitboard::{self, Masks};
-use super::observe::{Observer, Stopper};
 use crate::Placement;
+use crate::observe::{Observer, Stopper};
 
 /// Counts the solutions for `n` on all cores.
 ///

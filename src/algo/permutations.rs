@@ -8,8 +8,8 @@
 
 use std::ops::ControlFlow;
 
-use super::observe::{Observer, Reason, Step};
 use crate::Placement;
+use crate::observe::{Observer, Reason, Step};
 
 /// Counts the solutions for `n` (1 to 12).
 ///

@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use nqueens::algo::observe::Work;
 use nqueens::algo::{Algo, Counts};
+use nqueens::observe::Work;
 
 use super::export::{Exporter, Output, Record, Value};
 use super::outfile::OutFile;

@@ -30,8 +30,8 @@ use super::domain::{Bits64, Board, General, NONE};
 use super::instance::Instance;
 use super::stats::Stats;
 use crate::Placement;
-use crate::algo::observe::{Observer, Reason, Step, attack};
 use crate::memory::OutOfMemory;
+use crate::observe::{Observer, Reason, Step, attack};
 
 /// Limits and choices of a search.
 ///
@@ -257,7 +257,7 @@ impl<'s> Solver<'s> {
     /// queens taken off on backing up. `Break` from `obs` stops the search.
     ///
     /// ```
-    /// use nqueens::algo::observe::Work;
+    /// use nqueens::observe::Work;
     /// let mut solver = nqueens::cp::Solver::new(&nqueens::cp::Instance::new(6), Default::default());
     /// let mut work = Work::default();
     /// solver.observe(|_| std::ops::ControlFlow::Continue(()), &mut work);

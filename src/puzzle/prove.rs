@@ -4,8 +4,8 @@
 use std::ops::ControlFlow;
 
 use crate::Placement;
-use crate::algo::observe::{Observer, Step};
 use crate::cp::{Instance, Options, Solver, Status};
+use crate::observe::{Observer, Step};
 
 /// How many completions an instance has, up to two, with the ones found.
 #[derive(Clone, Debug, PartialEq, Eq)]

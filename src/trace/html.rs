@@ -24,7 +24,7 @@ use std::io::{self, Write};
 
 use super::svg::escape;
 use super::{Event, Trace};
-use crate::algo::observe::Reason;
+use crate::observe::Reason;
 
 /// The most steps a page holds: the whole search of 10 queens by backtracking (396,462 steps)
 /// and of 8 by permutations (259,512), with room to spare.

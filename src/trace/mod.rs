@@ -1,6 +1,6 @@
 //! Traces: the steps of a ladder search, recorded from the rung itself, and drawn for people.
 //!
-//! [`record`] runs an algorithm of the ladder with an observer (see [`crate::algo::observe`])
+//! [`record`] runs an algorithm of the ladder with an observer (see [`crate::observe`])
 //! that keeps each step as an [`Event`]: every queen placed, every square rejected and why,
 //! every dead end, every queen taken back, every solution. The writers turn a [`Trace`] into
 //! text (a board per step, or one line per step), JSON Lines for other tools, an animated SVG
@@ -21,8 +21,8 @@
 
 use std::ops::ControlFlow;
 
-use crate::algo::observe::{Observer, Step};
 use crate::algo::{Algo, AlgoError};
+use crate::observe::{Observer, Step};
 
 mod board;
 pub mod html;
@@ -43,7 +43,7 @@ impl Event {
     /// One line for people: what happened, where, and why.
     ///
     /// ```
-    /// use nqueens::algo::observe::Reason;
+    /// use nqueens::observe::Reason;
     /// use nqueens::trace::Event;
     /// let e = Event::Reject { row: 1, col: 2, reason: Reason::AntiDiagonal };
     /// assert_eq!(e.describe(), "reject   row 2 col 3: anti-diagonal /");

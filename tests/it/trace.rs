@@ -6,8 +6,8 @@ use std::ops::ControlFlow;
 
 use nqueens::Placement;
 use nqueens::algo::Algo;
-use nqueens::algo::observe::Work;
 use nqueens::cp::{Instance, Options, Solver};
+use nqueens::observe::Work;
 use nqueens::trace::{self, Event, Trace};
 use quick_xml::events::Event as Xml;
 
@@ -394,7 +394,7 @@ fn svg_and_html_are_well_formed() {
 
 /// Reads the page's compact encoding back, as its script does: a test of [`trace::html::encode`].
 fn decode(s: &str, n: usize) -> Vec<Event> {
-    use nqueens::algo::observe::Reason;
+    use nqueens::observe::Reason;
     const ALPHABET: &str = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
     let b = s.as_bytes();
     let v = |i: usize| ALPHABET.find(b[i] as char).unwrap();

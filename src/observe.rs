@@ -8,7 +8,7 @@
 //! drift from them.
 //!
 //! ```
-//! use nqueens::algo::observe::{Observer, Step};
+//! use nqueens::observe::{Observer, Step};
 //! use nqueens::algo::Algo;
 //! use std::ops::ControlFlow;
 //!
@@ -50,7 +50,7 @@ impl Reason {
     /// A short phrase for people.
     ///
     /// ```
-    /// assert_eq!(nqueens::algo::observe::Reason::Diagonal.describe(), "diagonal \\");
+    /// assert_eq!(nqueens::observe::Reason::Diagonal.describe(), "diagonal \\");
     /// ```
     pub fn describe(self) -> &'static str {
         match self {
@@ -126,7 +126,7 @@ impl Step<&[u32]> {
     /// The same step with its columns copied, to be kept after the search moves on.
     ///
     /// ```
-    /// use nqueens::algo::observe::Step;
+    /// use nqueens::observe::Step;
     /// let cols = [1, 3, 0, 2];
     /// let kept = Step::Solution { cols: &cols[..], image: false }.to_owned();
     /// assert_eq!(kept, Step::Solution { cols: vec![1, 3, 0, 2], image: false });
