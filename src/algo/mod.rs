@@ -384,7 +384,7 @@ impl Algo {
     /// by one thread; `Break` from `obs` or `visit` stops the search.
     ///
     /// ```
-    /// use nqueens::algo::{observe::Work, Algo};
+    /// use nqueens::{algo::Algo, observe::Work};
     /// let mut work = Work::default();
     /// Algo::Flags.observe(6, &mut work, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
     /// assert_eq!((work.nodes, work.solutions), (152, 4));

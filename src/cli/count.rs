@@ -74,7 +74,7 @@ fn memory_help() -> String {
         "Refuse to start if the engine would need more memory than this (bytes; K, M, G \
          suffixes) [default: the memory available now, or 4G where that is unknown].\n\n\
          The join strategy (the default from N = 14) needs, by the estimate checked here, on 1 \
-         thread and for each thread more (measured peaks on 2 threads for N = 20 to 23 are 81-90% of it; the program adds 4 MiB):",
+         thread and for each thread more (the measured peaks are in docs/engine-trials.md):",
     );
     let mib = |bytes: u64| bytes.div_ceil(1 << 20);
     for n in [16, 18, 20, 22, 24, 26] {

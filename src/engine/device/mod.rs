@@ -160,7 +160,7 @@ pub struct GpuReport {
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use nqueens::engine::{device::pool, strategy::task_list, Strategy};
+/// use nqueens::engine::{device::{self, pool}, strategy::task_list, Strategy};
 /// let tasks = task_list(10, Strategy::Backtrack).unwrap();
 /// let all: Vec<usize> = (0..tasks.len()).collect();
 /// let stop = AtomicBool::new(true);
@@ -181,7 +181,7 @@ pub struct Outcome {
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use nqueens::engine::{device::pool, strategy::task_list, Strategy};
+/// use nqueens::engine::{device::{self, pool}, strategy::task_list, Strategy};
 /// let tasks = task_list(10, Strategy::Backtrack).unwrap();
 /// let all: Vec<usize> = (0..tasks.len()).collect();
 /// let go = AtomicBool::new(false);

@@ -46,9 +46,8 @@ pub fn count_tasks<E: Send>(
     let result: Result<(), E> = pool.install(|| {
         // Split down to single tasks: left to itself, rayon cuts the list into a few pieces
         // per thread, each counted in one go that no other thread can take from, and the
-        // thread whose piece held the dearer tasks finished last (Join's N = 18 on 2 threads:
-        // 0.66 s instead of 0.55 s when its dearer tasks came last). A split costs far less
-        // than a task.
+        // thread whose piece held the dearer tasks finishes last (docs/engine-trials.md). A
+        // split costs far less than a task.
         todo.par_iter().with_max_len(1).try_for_each(|&index| {
             if stop.load(Ordering::Relaxed) || failed.load(Ordering::Relaxed) {
                 return Ok(());

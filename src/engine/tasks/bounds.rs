@@ -100,7 +100,7 @@ fn check_tasks(
 /// `strategy`; `Err` says why it cannot be.
 ///
 /// ```
-/// use nqueens::engine::{bounds::check_task, Strategy, Tally};
+/// use nqueens::engine::{tasks::bounds::check_task, Strategy, Tally};
 /// let t = |total, unique8| Tally { total, unique8 };
 /// assert!(check_task(8, Strategy::Backtrack, 100, 3, t(8, 8)).is_ok());
 /// assert!(check_task(8, Strategy::Backtrack, 100, 100, t(8, 8)).is_err()); // no such task
@@ -127,7 +127,7 @@ pub fn check_task(
 /// Checks the tally of shard `slice` of the list of `len` tasks for `n` made by `strategy`.
 ///
 /// ```
-/// use nqueens::engine::{bounds::check_slice, shard::Slice, Strategy, Tally};
+/// use nqueens::engine::{tasks::bounds::check_slice, tasks::shard::Slice, Strategy, Tally};
 /// let half: Slice = "1/2".parse().unwrap();
 /// let huge = Tally { total: 1 << 100, unique8: 1 << 100 };
 /// assert!(check_slice(12, Strategy::Backtrack, 50, half, huge).is_err());
@@ -199,7 +199,7 @@ impl Sum {
 /// relations every count of N >= 2 obeys (see the module's documentation).
 ///
 /// ```
-/// use nqueens::engine::{bounds::check_whole, Tally};
+/// use nqueens::engine::{tasks::bounds::check_whole, Tally};
 /// assert!(check_whole(8, Tally { total: 92, unique8: 96 }).is_ok());
 /// assert!(check_whole(8, Tally { total: 94, unique8: 96 }).is_err());
 /// assert!(check_whole(28, Tally { total: 3, unique8: 8 }).is_err()); // odd

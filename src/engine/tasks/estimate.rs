@@ -1,18 +1,16 @@
 //! How long a count will take, before it starts: so that a count of months or years is not
 //! started by accident (`nqueens count 27` on a laptop), and a long one says what to expect.
 //!
-//! The model is the join strategy's measured times on this project's 2-core AMD EPYC machine
-//! (docs/engine.md, "Current figures"): N = 20 took 30 CPU seconds, N = 21, 22 and 23 each
-//! 8.1, 9.9 and 7.6 times the one before; past 23 each N is taken as 8.5 times the one before,
-//! the mean of those steps (the published counts grow 7.5 to 8.1 times a step, and the work per
-//! solution grows a little). Another CPU may be twice as fast or slow: the estimate is for a
-//! decision (start it or not, checkpoint it or not), not a promise. Below N = 20 a count takes
-//! seconds at most and there is nothing to estimate.
+//! The model is the join strategy's measured CPU seconds for N = 20 to 23, and past 23 the mean
+//! step between them (the measurements and the machine: docs/long-runs.md, "How long, before
+//! it starts"). Another CPU may be twice as fast or slow: the estimate is for a decision (start
+//! it or not, checkpoint it or not), not a promise. Below N = 20 a count takes seconds at most
+//! and there is nothing to estimate.
 
 use std::time::Duration;
 
-/// One core's seconds for the join strategy's whole count of `n`, on this project's reference
-/// machine; `None` below N = 20.
+/// One core's seconds for the join strategy's whole count of `n`, by the model; `None` below
+/// N = 20.
 ///
 /// ```
 /// use nqueens::engine::tasks::estimate::cpu_seconds;
@@ -21,7 +19,7 @@ use std::time::Duration;
 /// assert!(cpu_seconds(27).unwrap() > 86_400.0 * 365.0);             // years
 /// ```
 pub fn cpu_seconds(n: usize) -> Option<f64> {
-    // N = 20 .. 23 measured; each N past 23 8.5 times the one before.
+    // N = 20 .. 23 as measured (each as a step from the one before); past 23, the mean step.
     const MEASURED: [f64; 4] = [30.0, 30.0 * 8.1, 30.0 * 8.1 * 9.9, 30.0 * 8.1 * 9.9 * 7.6];
     match n {
         0..20 => None,

@@ -10,7 +10,7 @@ use crate::engine::{Strategy, TaskSet};
 /// belongs to. Resuming, or merging, requires every field to match.
 ///
 /// ```
-/// use nqueens::engine::{list::{Header, Slice}, task_list, Strategy};
+/// use nqueens::engine::{strategy::task_list, tasks::list::{Header, Slice}, Strategy};
 /// let h = Header::new(task_list(8, Strategy::Backtrack).unwrap().as_ref(), Slice::ALL);
 /// assert_eq!((h.n, h.strategy, h.slice), (8, Strategy::Backtrack, Slice::ALL));
 /// ```

@@ -156,7 +156,7 @@ impl BacktrackTasks {
     /// Task `index` as laid out for the kernel: its frame, the state after its prefix, its weight.
     ///
     /// ```
-    /// use nqueens::engine::{backtrack::{kernel, BacktrackTasks}, TaskSet};
+    /// use nqueens::engine::{strategy::backtrack::{kernel, BacktrackTasks}, TaskSet};
     /// let tasks = BacktrackTasks::new(8).unwrap();
     /// let total: u64 = (0..tasks.len())
     ///     .map(|i| {
@@ -265,7 +265,7 @@ impl BacktrackTasks {
     ///
     /// ```
     /// use std::sync::atomic::AtomicBool;
-    /// use nqueens::engine::{backtrack::{BacktrackTasks, Fixed}, TaskSet};
+    /// use nqueens::engine::{strategy::backtrack::{BacktrackTasks, Fixed}, TaskSet};
     /// let tasks = BacktrackTasks::new(8).unwrap();
     /// let go = AtomicBool::new(false);
     /// let fixed: Vec<Fixed> = (0..tasks.len()).filter_map(|i| tasks.fixed(i, &go)).collect();
@@ -296,7 +296,7 @@ impl BacktrackTasks {
     /// eight times the unique count (Burnside, see [`Tally`]).
     ///
     /// ```
-    /// use nqueens::engine::{backtrack::{kernel, BacktrackTasks}, TaskSet};
+    /// use nqueens::engine::{strategy::backtrack::{kernel, BacktrackTasks}, TaskSet};
     /// let tasks = BacktrackTasks::new(10).unwrap();
     /// let go = std::sync::atomic::AtomicBool::new(false);
     /// for i in 0..tasks.len() {

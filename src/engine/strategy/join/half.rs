@@ -24,8 +24,7 @@
 //! the middle row's first square. That one and the one through its last square (which only
 //! right queens reach) sit just above the word, and with them the entry tells which of the
 //! middle row's columns the placement attacks (bit `c`: the word's bit `c - 1` of either
-//! family, `c` from 1 to `n - 2`). Eight bytes per placement, half of the word-and-key pair
-//! kept before: 1.1 GB at `n = 22` instead of 2.1 GB.
+//! family, `c` from 1 to `n - 2`). Eight bytes per placement, half of a word-and-key pair.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -247,8 +246,8 @@ impl QuarterList {
         let mut entries = vec![0; start[keys.len()]];
         let mut next = start.clone();
         // The placements come in the search's order, each to its key's place: a cache miss
-        // per write (the list is 14 MB at n = 18). So each place is fetched ahead and written
-        // `AHEAD` placements later, from a ring, so the fetches overlap.
+        // per write (the list is larger than the caches). So each place is fetched ahead and
+        // written `AHEAD` placements later, from a ring, so the fetches overlap.
         const AHEAD: usize = 32;
         let mut ring = [(0, 0); AHEAD];
         let mut placed = 0;

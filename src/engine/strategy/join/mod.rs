@@ -41,11 +41,10 @@
 //! count to `unique8`, an `R` task twice its count, so `unique8 / 8` is the unique count.
 //!
 //! **Memory.** The quarter lists are shared by all threads: 8 bytes per quarter placement
-//! (`half.rs`), 14 MB at `n = 18`, 120 MB at `n = 20`, 1.1 GB at `n = 22`, 2.1 GB at `n = 23`,
-//! 10 GB at `n = 24` and 102 GB at `n = 26`. Each thread keeps one task's words, sorted copies
-//! and a sieve (about 135 bytes per word), for at most as many words a side as the largest
-//! half has (counted up to `n = 21`) and at most [`CHUNK`] (or what [`JoinTasks::with_chunk`]
-//! says): a longer half is listed again for each chunk of the other.
+//! (`half.rs`; the sizes per `n` are in docs/engine.md). Each thread keeps one task's words,
+//! sorted copies and a sieve (about 135 bytes per word), for at most as many words a side as
+//! the largest half has (counted up to `n = 21`) and at most [`CHUNK`] (or what
+//! [`JoinTasks::with_chunk`] says): a longer half is listed again for each chunk of the other.
 //! [`JoinTasks::memory_bytes`] adds these up before anything is allocated.
 
 mod half;
@@ -213,8 +212,8 @@ impl JoinTasks {
     }
 
     /// The same list, timing each stage of every join it counts (see [`StageTimes`]): the
-    /// clock is read six times per join, some 150 ns, against 20 µs or more per join from
-    /// `n = 16` on (under 1%); an untimed list has no clock at all.
+    /// clock is read six times per join, a small share of a join's time (docs/engine-trials.md);
+    /// an untimed list has no clock at all.
     #[must_use]
     pub fn with_stage_times(mut self) -> Self {
         self.timed = true;
