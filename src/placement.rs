@@ -163,6 +163,9 @@ impl Placement {
     ///     other => panic!("{other:?}"),
     /// }
     /// ```
+    ///
+    /// # Errors
+    /// The first [`Defect`] found: why the placement is not a solution.
     pub fn verify(&self) -> Result<(), Defect> {
         let n = self.n();
         if n == 0 {

@@ -54,6 +54,9 @@ pub struct OutOfRange(pub usize);
 /// assert!(it.next().is_none());
 /// assert!(nqueens::solutions::all(65).is_err());
 /// ```
+///
+/// # Errors
+/// [`OutOfRange`] for an `n` beyond what the search lists.
 pub fn all(n: usize) -> Result<Solutions, OutOfRange> {
     Solutions::new(n, false)
 }
@@ -65,6 +68,9 @@ pub fn all(n: usize) -> Result<Solutions, OutOfRange> {
 /// assert_eq!(reps.len(), 1);
 /// assert!(reps[0].is_canonical());
 /// ```
+///
+/// # Errors
+/// [`OutOfRange`] for an `n` beyond what the search lists.
 pub fn unique(n: usize) -> Result<UniqueSolutions, OutOfRange> {
     Ok(UniqueSolutions {
         search: Solutions::new(n, true)?,

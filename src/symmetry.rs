@@ -126,6 +126,7 @@ impl Symmetry {
     /// use nqueens::Symmetry;
     /// assert_eq!(Symmetry::MirrorColumns.then(Symmetry::Rotate90), Symmetry::AntiTranspose);
     /// ```
+    #[must_use]
     pub fn then(self, next: Symmetry) -> Symmetry {
         let (t1, m1) = self.parts();
         let (t2, m2) = next.parts();
@@ -140,6 +141,7 @@ impl Symmetry {
     /// use nqueens::Symmetry;
     /// assert_eq!(Symmetry::Rotate90.inverse(), Symmetry::Rotate270);
     /// ```
+    #[must_use]
     pub fn inverse(self) -> Symmetry {
         match self.parts() {
             (t, false) => Symmetry::from_parts(4 - t, false),

@@ -26,6 +26,9 @@ fn solver(n: usize) -> Result<Solver<'static>, AlgoError> {
 /// ```
 /// assert_eq!(nqueens::algo::cp::count(8).unwrap().total, 92);
 /// ```
+///
+/// # Errors
+/// [`AlgoError`] for an `n` the solver does not count.
 pub fn count(n: usize) -> Result<Counts, AlgoError> {
     let (total, status) = solver(n)?.count();
     debug_assert_eq!(status, Status::Exhausted);
@@ -59,6 +62,9 @@ pub(crate) fn count_unless_stopped(
 /// .unwrap();
 /// assert_eq!(seen, 4);
 /// ```
+///
+/// # Errors
+/// [`AlgoError`] for an `n` the solver does not list.
 pub fn for_each_solution(
     n: usize,
     visit: &mut dyn FnMut(&Placement) -> ControlFlow<()>,

@@ -254,6 +254,9 @@ impl Algo {
     /// ```
     /// assert!(nqueens::algo::Algo::Flags.check(0).is_err());
     /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] saying why `n` is out of this algorithm's range.
     pub fn check(self, n: usize) -> Result<(), AlgoError> {
         self.check_with(n, self.limit_reason())
     }
@@ -266,6 +269,9 @@ impl Algo {
     /// assert!(err.starts_with("flags handles N from 1 to 28, not 40"), "{err}");
     /// assert!(!err.contains("counter"), "{err}");
     /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] saying why this algorithm does not list the solutions of `n`.
     pub fn check_listing(self, n: usize) -> Result<(), AlgoError> {
         let why = match self {
             Algo::Permutations => self.limit_reason(),
@@ -297,6 +303,9 @@ impl Algo {
     /// let c = nqueens::algo::Algo::Swap.count(6).unwrap();
     /// assert_eq!((c.total, c.unique), (4, None));
     /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] for an `n` out of this algorithm's range ([`check`](Self::check)).
     pub fn count(self, n: usize) -> Result<Counts, AlgoError> {
         self.check(n)?;
         Ok(match self {
@@ -325,6 +334,9 @@ impl Algo {
     ///     assert_eq!(algo.count_unless_stopped(12, &stop).unwrap(), None, "{algo}");
     /// }
     /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] for an `n` out of this algorithm's range ([`check`](Self::check)).
     pub fn count_unless_stopped(
         self,
         n: usize,
@@ -359,6 +371,10 @@ impl Algo {
     ///     .unwrap();
     /// assert!(first.unwrap().is_solution());
     /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] for an `n` this algorithm does not list
+    /// ([`check_listing`](Self::check_listing)).
     pub fn for_each_solution(
         self,
         n: usize,
@@ -389,6 +405,10 @@ impl Algo {
     /// Algo::Flags.observe(6, &mut work, &mut |_| std::ops::ControlFlow::Continue(())).unwrap();
     /// assert_eq!((work.nodes, work.solutions), (152, 4));
     /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] for an `n` this algorithm does not list
+    /// ([`check_listing`](Self::check_listing)).
     pub fn observe<O: Observer>(
         self,
         n: usize,
@@ -418,6 +438,10 @@ impl Algo {
     /// let w = Algo::Backtracking.work(4).unwrap();
     /// assert_eq!((w.nodes, w.solutions), (16, 2));
     /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] for an `n` this algorithm does not list
+    /// ([`check_listing`](Self::check_listing)).
     pub fn work(self, n: usize) -> Result<Work, AlgoError> {
         let mut work = Work::default();
         self.observe(n, &mut work, &mut |_| ControlFlow::Continue(()))?;

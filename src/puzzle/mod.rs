@@ -147,6 +147,9 @@ pub struct Generator<'a> {
 impl<'a> Generator<'a> {
     /// Puzzles on a board of `n` (from [`MIN_N`] to [`MAX_N`]): seed 0, given queens only,
     /// not minimal, any difficulty, all cores.
+    ///
+    /// # Errors
+    /// [`PuzzleError::Size`] for an `n` outside [`MIN_N`]..=[`MAX_N`].
     pub fn new(n: usize) -> Result<Self, PuzzleError> {
         if !(MIN_N..=MAX_N).contains(&n) {
             return Err(PuzzleError::Size { n });
@@ -169,36 +172,42 @@ impl<'a> Generator<'a> {
     }
 
     /// The seed: the same seed gives the same puzzles.
+    #[must_use]
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = seed;
         self
     }
 
     /// Clues may be blocked squares too, not only given queens.
+    #[must_use]
     pub fn blocked(mut self, blocked: bool) -> Self {
         self.blocked = blocked;
         self
     }
 
     /// Only minimal puzzles: taking away any clue leaves more than one completion.
+    #[must_use]
     pub fn minimal(mut self, minimal: bool) -> Self {
         self.minimal = minimal;
         self
     }
 
     /// Only puzzles of this difficulty (`None`: any).
+    #[must_use]
     pub fn difficulty(mut self, difficulty: Option<Difficulty>) -> Self {
         self.difficulty = difficulty;
         self
     }
 
     /// Threads for [`puzzles`](Self::puzzles) (at least 1; all cores by default).
+    #[must_use]
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads.max(1));
         self
     }
 
     /// Puzzles made and dropped for their difficulty before [`PuzzleError::NotFound`].
+    #[must_use]
     pub fn tries(mut self, tries: u32) -> Self {
         self.tries = tries.max(1);
         self
@@ -214,6 +223,7 @@ impl<'a> Generator<'a> {
     /// let generator = Generator::new(8).unwrap().stop_when(&stop);
     /// assert_eq!(generator.puzzle(0), Err(PuzzleError::Stopped));
     /// ```
+    #[must_use]
     pub fn stop_when(mut self, flag: &'a AtomicBool) -> Self {
         self.stop = Some(flag);
         self
@@ -221,6 +231,10 @@ impl<'a> Generator<'a> {
 
     /// Puzzle number `index` (from 0), on the calling thread: the same for the same options
     /// and seed, whatever else was made.
+    ///
+    /// # Errors
+    /// [`PuzzleError::NotFound`] if no puzzle of the difficulty asked for turned up,
+    /// [`PuzzleError::Stopped`] once the stop flag is raised.
     pub fn puzzle(&self, index: u64) -> Result<Puzzle, PuzzleError> {
         generate::puzzle(self, index)
     }

@@ -22,6 +22,9 @@ use super::{Measures, Puzzle};
 /// assert!(text.starts_with("# puzzle 1: N=4, 1 given, 0 blocked, easy"));
 /// assert_eq!(nqueens::cp::Instance::parse(&text).unwrap(), *puzzle.instance());
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write_board(out: &mut impl Write, puzzle: &Puzzle, number: u64) -> io::Result<()> {
     let inst = puzzle.instance();
     let n = inst.n();
@@ -92,6 +95,9 @@ struct Record<'a> {
 /// let read = nqueens::format::read(&text);
 /// assert_eq!(read[0].as_ref().unwrap(), puzzle.solution());
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write_json(out: &mut impl Write, puzzle: &Puzzle) -> io::Result<()> {
     let inst = puzzle.instance();
     let one_based = |(r, c): (usize, usize)| [r + 1, c + 1];

@@ -89,6 +89,7 @@ impl Constellation {
     /// assert_eq!(c.transformed(Symmetry::MirrorColumns, 4), mirrored);
     /// assert_eq!(c.transformed(Symmetry::Rotate90, 4), c);
     /// ```
+    #[must_use]
     pub fn transformed(&self, g: Symmetry, n: usize) -> Constellation {
         let mut out = *self;
         for (r, c) in self.cells(n) {
@@ -337,6 +338,7 @@ impl Start {
     /// }
     /// assert_eq!(s.level, frame.levels);
     /// ```
+    #[must_use]
     pub fn place(&self, frame: &Frame, q: u32) -> Start {
         let s = frame.shift[self.level];
         Start {
