@@ -13,11 +13,12 @@ use crate::algo::{Algo, AlgoError};
 use crate::engine::count::{self, Failure, Job};
 use crate::engine::cpu::{Isa, IsaError};
 use crate::engine::device::{self, Refusal, Runner};
+use crate::engine::device::{GpuError, GpuReport};
 use crate::engine::strategy;
 use crate::engine::tasks::checkpoint::CheckpointError;
 use crate::engine::tasks::estimate;
 use crate::engine::tasks::list::{Header, Slice};
-use crate::engine::{Device, EngineError, GpuError, GpuReport, Strategy, Tally};
+use crate::engine::{Device, EngineError, Strategy, Tally};
 use crate::{memory, threads};
 
 pub use crate::engine::Progress;

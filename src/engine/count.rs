@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::device::{GpuError, GpuReport};
 use super::device::{Prepared, RunError, Runner};
 use super::tasks::bounds::check_whole as bounds_check_whole;
 use super::tasks::checkpoint::{CheckpointError, Journal};
 use super::tasks::list::{Header, Slice};
-use super::{EngineError, GpuError, GpuReport, Progress, Strategy, Tally};
+use super::{EngineError, Progress, Strategy, Tally};
 
 /// What one count is asked to do (already checked).
 pub(crate) struct Job<'a> {

@@ -29,9 +29,6 @@ pub mod device;
 pub mod strategy;
 pub mod tasks;
 
-pub use device::{Device, GpuError, GpuReport};
-pub use strategy::{Strategy, UnknownStrategy};
-
 /// What a set of tasks adds up to. Additive, so partial results can be summed in any order.
 ///
 /// `unique8` is eight times the task's share of the unique count. Keeping it scaled by 8 lets
@@ -82,6 +79,119 @@ impl std::iter::Sum for Tally {
             t += x;
         }
         t
+    }
+}
+
+/// A way of splitting a count into tasks.
+///
+/// ```
+/// use nqueens::{engine::Strategy, Counter};
+/// for s in Strategy::ALL {
+///     let r = Counter::new(10).strategy(s).run().unwrap();
+///     assert_eq!((r.total, r.unique), (724, Some(92)));
+/// }
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// Bitboard backtracking below pre-placed queens, with symmetry classes.
+    Backtrack,
+    /// Half-boards joined on their diagonals (meet in the middle), unique count by Burnside.
+    Join,
+}
+
+impl Strategy {
+    /// Both strategies.
+    ///
+    /// ```
+    /// use nqueens::engine::Strategy;
+    /// assert_eq!(Strategy::ALL.map(Strategy::name), ["backtrack", "join"]);
+    /// ```
+    pub const ALL: [Strategy; 2] = [Strategy::Backtrack, Strategy::Join];
+
+    /// The name used everywhere: on the command line, in checkpoints, shards and results.
+    ///
+    /// ```
+    /// use nqueens::engine::Strategy;
+    /// assert_eq!(Strategy::Join.name(), "join");
+    /// assert_eq!("backtrack".parse::<Strategy>(), Ok(Strategy::Backtrack));
+    /// assert!("dfs".parse::<Strategy>().is_err());
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Backtrack => "backtrack",
+            Strategy::Join => "join",
+        }
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A strategy name that is not one of [`Strategy::ALL`].
+///
+/// ```
+/// use nqueens::engine::{Strategy, UnknownStrategy};
+/// let err = "dfs".parse::<Strategy>().unwrap_err();
+/// assert_eq!(err, UnknownStrategy("dfs".into()));
+/// assert_eq!(err.to_string(), r#"unknown strategy "dfs"; the engine has: backtrack, join"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy {0:?}; the engine has: backtrack, join")]
+pub struct UnknownStrategy(pub String);
+
+impl std::str::FromStr for Strategy {
+    type Err = UnknownStrategy;
+    fn from_str(s: &str) -> Result<Strategy, UnknownStrategy> {
+        Strategy::ALL
+            .into_iter()
+            .find(|x| x.name() == s)
+            .ok_or_else(|| UnknownStrategy(s.to_string()))
+    }
+}
+
+/// Where the engine counts.
+///
+/// ```
+/// use nqueens::engine::Device;
+/// assert_eq!("gpu".parse::<Device>(), Ok(Device::Gpu));
+/// assert_eq!(Device::default(), Device::Cpu);
+/// assert_eq!(Device::Gpu.name(), "gpu");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Device {
+    /// The CPU's cores, with either strategy.
+    #[default]
+    Cpu,
+    /// The first NVIDIA GPU (the `cuda` feature), with the Backtrack strategy's tasks; the
+    /// CPU's cores prepare its batches and count the symmetric solutions of the few tasks that
+    /// can have some.
+    Gpu,
+}
+
+impl Device {
+    /// The name used on the command line and in Python.
+    pub fn name(self) -> &'static str {
+        match self {
+            Device::Cpu => "cpu",
+            Device::Gpu => "gpu",
+        }
+    }
+}
+
+impl std::str::FromStr for Device {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Device, String> {
+        match s {
+            "cpu" => Ok(Device::Cpu),
+            "gpu" => Ok(Device::Gpu),
+            _ => Err(format!("unknown device {s:?}; there are: cpu, gpu")),
+        }
     }
 }
 

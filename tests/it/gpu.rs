@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use nqueens::engine::device::GpuError;
 use nqueens::engine::device::gpu::host;
 use nqueens::engine::device::gpu::{self, Backend, Batch, Collected};
 use nqueens::engine::strategy::backtrack::constellation::{Frame, Start, constellations};
 use nqueens::engine::strategy::backtrack::{BacktrackTasks, kernel};
-use nqueens::engine::{GpuError, Tally, TaskSet};
+use nqueens::engine::{Tally, TaskSet};
 use proptest::prelude::*;
 
 /// Every task's tally as the host-compiled kernel gives it through the GPU runner.

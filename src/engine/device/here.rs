@@ -6,8 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use super::{Outcome, RunError};
-use crate::engine::strategy::{self, Strategy};
-use crate::engine::{EngineError, Tally, TaskSet};
+use crate::engine::strategy;
+use crate::engine::{EngineError, Strategy, Tally, TaskSet};
 
 /// [`count_tasks`](super::pool::count_tasks) on the calling thread, one task after another, without a thread pool: for
 /// lists that take less time to count than threads take to start.

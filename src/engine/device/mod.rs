@@ -14,8 +14,8 @@
 
 use std::sync::atomic::AtomicBool;
 
-use super::strategy::{self, Strategy};
-use super::{EngineError, Tally, TaskSet};
+use super::strategy;
+use super::{Device, EngineError, Strategy, Tally, TaskSet};
 
 #[cfg(feature = "cuda")]
 pub mod gpu;
@@ -26,51 +26,10 @@ pub mod pool;
 /// has no GPU: starting threads costs more than such a count (milliseconds at most).
 pub const ON_THIS_THREAD: usize = 12;
 
-/// Where the engine counts.
-///
-/// ```
-/// use nqueens::engine::Device;
-/// assert_eq!("gpu".parse::<Device>(), Ok(Device::Gpu));
-/// assert_eq!(Device::default(), Device::Cpu);
-/// assert_eq!(Device::Gpu.name(), "gpu");
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-pub enum Device {
-    /// The CPU's cores, with either strategy.
-    #[default]
-    Cpu,
-    /// The first NVIDIA GPU (the `cuda` feature), with the Backtrack strategy's tasks; the
-    /// CPU's cores prepare its batches and count the symmetric solutions of the few tasks that
-    /// can have some.
-    Gpu,
-}
-
-impl Device {
-    /// The name used on the command line and in Python.
-    pub fn name(self) -> &'static str {
-        match self {
-            Device::Cpu => "cpu",
-            Device::Gpu => "gpu",
-        }
-    }
-}
-
-impl std::str::FromStr for Device {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Device, String> {
-        match s {
-            "cpu" => Ok(Device::Cpu),
-            "gpu" => Ok(Device::Gpu),
-            _ => Err(format!("unknown device {s:?}; there are: cpu, gpu")),
-        }
-    }
-}
-
 /// Why the GPU cannot count (here, or this time).
 ///
 /// ```
-/// use nqueens::engine::GpuError;
+/// use nqueens::engine::device::GpuError;
 /// assert!(GpuError::NoDriver.is_unavailable());
 /// assert!(!GpuError::Driver("out of memory".into()).is_unavailable());
 /// ```

@@ -9,83 +9,11 @@
 //! A new strategy is a folder here, a [`Strategy`] variant, and an arm in [`task_list`],
 //! [`check`] and [`memory_estimate`].
 
-use crate::engine::{EngineError, TaskSet};
+use crate::engine::{EngineError, Strategy, TaskSet};
 
 pub mod backtrack;
 pub mod join;
 pub mod symmetric;
-
-/// A way of splitting a count into tasks.
-///
-/// ```
-/// use nqueens::{engine::Strategy, Counter};
-/// for s in Strategy::ALL {
-///     let r = Counter::new(10).strategy(s).run().unwrap();
-///     assert_eq!((r.total, r.unique), (724, Some(92)));
-/// }
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
-#[serde(rename_all = "lowercase")]
-pub enum Strategy {
-    /// Bitboard backtracking below pre-placed queens, with symmetry classes.
-    Backtrack,
-    /// Half-boards joined on their diagonals (meet in the middle), unique count by Burnside.
-    Join,
-}
-
-impl Strategy {
-    /// Both strategies.
-    ///
-    /// ```
-    /// use nqueens::engine::Strategy;
-    /// assert_eq!(Strategy::ALL.map(Strategy::name), ["backtrack", "join"]);
-    /// ```
-    pub const ALL: [Strategy; 2] = [Strategy::Backtrack, Strategy::Join];
-
-    /// The name used everywhere: on the command line, in checkpoints, shards and results.
-    ///
-    /// ```
-    /// use nqueens::engine::Strategy;
-    /// assert_eq!(Strategy::Join.name(), "join");
-    /// assert_eq!("backtrack".parse::<Strategy>(), Ok(Strategy::Backtrack));
-    /// assert!("dfs".parse::<Strategy>().is_err());
-    /// ```
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Backtrack => "backtrack",
-            Strategy::Join => "join",
-        }
-    }
-}
-
-impl std::fmt::Display for Strategy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A strategy name that is not one of [`Strategy::ALL`].
-///
-/// ```
-/// use nqueens::engine::{Strategy, UnknownStrategy};
-/// let err = "dfs".parse::<Strategy>().unwrap_err();
-/// assert_eq!(err, UnknownStrategy("dfs".into()));
-/// assert_eq!(err.to_string(), r#"unknown strategy "dfs"; the engine has: backtrack, join"#);
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy {0:?}; the engine has: backtrack, join")]
-pub struct UnknownStrategy(pub String);
-
-impl std::str::FromStr for Strategy {
-    type Err = UnknownStrategy;
-    fn from_str(s: &str) -> Result<Strategy, UnknownStrategy> {
-        Strategy::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| UnknownStrategy(s.to_string()))
-    }
-}
 
 /// The task list for `n` made by `strategy`.
 ///

@@ -19,10 +19,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use constellation::{Constellation, Frame, Start, Task};
 
-use super::Strategy;
 use super::symmetric::{Turn, count_holding, reflection_fixed};
 use crate::Symmetry;
-use crate::engine::{EngineError, Tally, TaskSet};
+use crate::engine::{EngineError, Strategy, Tally, TaskSet};
 
 /// The version of the Backtrack task list; bump it whenever the list for some `n` changes.
 pub const VERSION: u32 = 1;

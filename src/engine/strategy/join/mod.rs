@@ -65,10 +65,9 @@ pub use stages::StageTimes;
 use stages::{Clock, NoClock, Stage, StageClock};
 use tuning::Tuning;
 
-use super::Strategy;
 use super::symmetric::{self, Turn};
 use crate::engine::cpu::{self, Isa};
-use crate::engine::{EngineError, Tally, TaskSet};
+use crate::engine::{EngineError, Strategy, Tally, TaskSet};
 
 /// The largest `n` the join counts.
 ///
