@@ -409,6 +409,14 @@ function Player(T, host, onJump) {
     g.lineWidth = 3; g.strokeStyle = "#fff"; g.beginPath(); g.arc(cx, cy, r + 8, 0, 2 * Math.PI); g.stroke();
     g.lineWidth = 2.5; g.strokeStyle = "#000"; g.beginPath(); g.arc(cx, cy, r + 6, 0, 2 * Math.PI); g.stroke();
     g.lineWidth = 1;
+    // The path from the root to here labelled (row, column) at every zoom, on a white halo.
+    g.font = "bold 12px sans-serif"; g.textAlign = "left"; g.lineWidth = 3; g.strokeStyle = "#fff"; g.fillStyle = "#000";
+    for (let v = cur; v > 0; v = tree.parent[v]) {
+      if (tree.kind[v] === 3) continue;
+      const label = (tree.vr[v] + 1) + "," + (tree.vc[v] + 1), lx = G.X(v) + r + 4, ly = vertexY(v, h) - r - 2;
+      g.strokeText(label, lx, ly); g.fillText(label, lx, ly);
+    }
+    g.lineWidth = 1;
     canvas.setAttribute("aria-label", "search tree, " + tree.count + " vertices; the search stands at " +
       (cur === 0 ? "the root" : "depth " + tree.depth[cur] + ", " + sqName(tree.vr[cur], tree.vc[cur])));
     drawMini(G.x0, G.x1, cur);
@@ -664,13 +672,13 @@ function Player(T, host, onJump) {
       else if (t === DEAD) text = "solve(row " + (r + 1) + "): no square left, return";
       else if (t === SOLUTION || t === IMAGE || t === DUPLICATE) text = r >= n ? "solve(row " + (n + 1) + "): every row has a queen, return" : null;
       else if (t === REMOVE) text = "\u21A9 back from row " + (er + 1) + ": its queen taken off";
-      if (text) frames.push({ text, cls: t === REMOVE ? "back" : "top" });
+      if (text) frames.push({ text, cls: t === REMOVE ? "back" : "now" });
     } else if (algo === "cp" && j >= 0 && (t === REMOVE || t === DEAD)) {
       frames.push({ text: t === REMOVE ? "\u21A9 back from " + sqName(T.row[j], T.col[j]) : "\u21A9 propagation failed: back up", cls: "back" });
     }
     if (!frames.length) frames.push({ text: "solve(row 1): the first call", cls: "" });
     frames.forEach(function (f, i) {
-      const li = el("li", { class: f.cls || (i === frames.length - 1 ? "top" : "") }, f.text + (f.forced && f.forced.length ? "; forced: " + f.forced.join("; ") : ""));
+      const li = el("li", { class: f.cls || (i === frames.length - 1 ? "now" : "") }, f.text + (f.forced && f.forced.length ? "; forced: " + f.forced.join("; ") : ""));
       stackList.appendChild(li);
     });
   }
