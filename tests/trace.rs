@@ -624,7 +624,10 @@ fn storyboard_boards_draw_the_line_of_attack_and_are_numbered() {
             );
             assert!(line.unwrap().starts_with(&want), "{event:?}: {board}");
             // The caption says why.
-            assert!(board.contains(&format!(">{}</text>", reason.describe())), "{board}");
+            assert!(
+                board.contains(&format!(">{}</text>", reason.describe())),
+                "{board}"
+            );
         } else {
             assert!(line.is_none(), "{event:?}");
         }
@@ -637,5 +640,8 @@ fn storyboard_boards_draw_the_line_of_attack_and_are_numbered() {
     // The limit counts boards.
     let mut five = Vec::new();
     trace::storyboard::write(&mut five, &t, false, 5).unwrap();
-    assert_eq!(String::from_utf8(five).unwrap().matches("<svg").count(), 1 + 5);
+    assert_eq!(
+        String::from_utf8(five).unwrap().matches("<svg").count(),
+        1 + 5
+    );
 }

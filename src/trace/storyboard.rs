@@ -33,7 +33,11 @@ pub fn boards(trace: &Trace, every_step: bool) -> usize {
 }
 
 fn drawn(event: &Event, every_step: bool) -> bool {
-    every_step || matches!(event, Event::Place { .. } | Event::Solution { image: false, .. })
+    every_step
+        || matches!(
+            event,
+            Event::Place { .. } | Event::Solution { image: false, .. }
+        )
 }
 
 /// Writes `trace` as a storyboard of at most `max_boards` boards: a board after each placement
@@ -188,7 +192,7 @@ pub(crate) fn numbers(n: usize) -> String {
 
 /// The line of attack from the queen at `from` to the square `to` it rules out, drawn by
 /// reason as on the page: column solid, diagonal `\` dashed, anti-diagonal `/` dotted.
-pub(crate) fn attack_line(from: (usize, usize), to: (usize, usize), reason: Reason) -> String {
+fn attack_line(from: (usize, usize), to: (usize, usize), reason: Reason) -> String {
     let dash = match reason {
         Reason::Diagonal => " stroke-dasharray=\"0.3 0.18\"",
         Reason::AntiDiagonal => " stroke-dasharray=\"0.06 0.16\" stroke-linecap=\"round\"",

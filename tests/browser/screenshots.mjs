@@ -12,7 +12,7 @@ const dir = resolve(out);
 mkdirSync(dir, { recursive: true });
 const run = (args) => execFileSync(bin, args, { maxBuffer: 64 << 20 });
 writeFileSync(`${dir}/trace.html`, run(["trace", n, "--algo", algo, "--format", "html"]));
-writeFileSync(`${dir}/storyboard.svg`, run(["trace", "5", "--algo", algo, "--format", "storyboard", "--limit", "60"]));
+writeFileSync(`${dir}/storyboard.svg`, run(["trace", "5", "--algo", algo, "--format", "storyboard", "--every-step", "--limit", "16"]));
 writeFileSync(`${dir}/trace.svg`, run(["trace", "5", "--algo", algo, "--format", "svg", "--limit", "400"]));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ["--no-sandbox"] });
 const p = await browser.newPage({ viewport: { width: 1280, height: 1000 } });

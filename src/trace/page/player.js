@@ -242,7 +242,7 @@ function Player(T, host, onJump) {
   const counters = el("div", { class: "counters" });
   left.appendChild(caption); left.appendChild(explain); left.appendChild(counters);
   const side = el("div", { class: "side" });
-  side.appendChild(el("h2", {}, "Call stack"));
+  side.appendChild(el("h2", {}, algo === "permutations" ? "The ordering" : algo === "cp" ? "Call stack: the decisions" : "Call stack"));
   const stackList = el("ol", { class: "stack", "aria-label": "call stack of " + algo + ", outermost call first" });
   side.appendChild(stackList);
   side.appendChild(el("h2", {}, "Code"));
@@ -659,7 +659,8 @@ function Player(T, host, onJump) {
         frames.push({ text: "decide " + sqName(r, c), forced: [], cls: "" });
         return;
       }
-      let text = "solve(row " + (r + 1) + "): column " + (c + 1);
+      // permutations does not recurse: its frames are the ordering's entries so far.
+      let text = algo === "permutations" ? "perm[" + (r + 1) + "] = " + (c + 1) : "solve(row " + (r + 1) + "): column " + (c + 1);
       if (rowByRow) { const left = leftToTry(r, c, above.slice(0, r)); text += left.length ? "; left to try: " + left.map(function (x) { return x + 1; }).join(", ") : "; nothing left to try"; }
       frames.push({ text, cls: "" });
       above.push(c);
