@@ -152,14 +152,15 @@ pub fn write(
         } else {
             ""
         };
-        // What happened, then why: each line as large as the board's width lets it be.
+        // What happened, then why, as large as the board's width lets the longer line be.
         let (what, why) = short(event);
         let what = format!("{star}{step}. {what}");
+        let longest = what.chars().count().max(why.chars().count());
+        let font = (n as f64 / (longest as f64 * 0.55)).min(0.62);
         for (i, line) in [what.as_str(), why.as_str()].into_iter().enumerate() {
             if line.is_empty() {
                 continue;
             }
-            let font = (n as f64 / (line.chars().count() as f64 * 0.55)).min(0.62);
             let _ = write!(
                 s,
                 "<text x=\"0\" y=\"{:.2}\" font-size=\"{font:.2}\"{}>{}</text>",
