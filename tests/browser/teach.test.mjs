@@ -240,6 +240,11 @@ test("the call stack holds a frame per queen, in the order the JSON trace placed
       assert.equal(frames[i], `solve(row ${r + 1}): column ${c + 1}; ` + (left.length ? `left to try: ${left.join(", ")}` : "nothing left to try"), `step ${k}`);
     }
     const s = eight.steps[k - 1];
+    // The tree names the same path, labelled on the canvas at every zoom.
+    await p.evaluate(() => new Promise((done) => requestAnimationFrame(() => done())));
+    const label = await p.getAttribute("canvas.tree", "aria-label");
+    const path = stack.map(([r, c]) => `(${r + 1},${c + 1})`).join(" ");
+    if (stack.length) assert.ok(label.includes(`path from the root: ${path};`), `step ${k}: ${label}`);
     if (s.event === "remove") assert.equal(frames[stack.length], `\u21A9 back from row ${s.row}: its queen taken off`);
     if (s.event === "reject") assert.match(frames[stack.length], new RegExp(`^solve\\(row ${s.row}\\): column ${s.col} rejected`));
     assert.ok(frames.length <= stack.length + 1);

@@ -411,13 +411,15 @@ function Player(T, host, onJump) {
     g.lineWidth = 1;
     // The path from the root to here labelled (row, column) at every zoom, on a white halo.
     g.font = "bold 12px sans-serif"; g.textAlign = "left"; g.lineWidth = 3; g.strokeStyle = "#fff"; g.fillStyle = "#000";
+    const labels = [];
     for (let v = cur; v > 0; v = tree.parent[v]) {
       if (tree.kind[v] === 3) continue;
       const label = (tree.vr[v] + 1) + "," + (tree.vc[v] + 1), lx = G.X(v) + r + 4, ly = vertexY(v, h) - r - 2;
       g.strokeText(label, lx, ly); g.fillText(label, lx, ly);
+      labels.unshift("(" + label + ")");
     }
     g.lineWidth = 1;
-    canvas.setAttribute("aria-label", "search tree, " + tree.count + " vertices; the search stands at " +
+    canvas.setAttribute("aria-label", "search tree, " + tree.count + " vertices; " + (labels.length ? "path from the root: " + labels.join(" ") + "; " : "") + "the search stands at " +
       (cur === 0 ? "the root" : "depth " + tree.depth[cur] + ", " + sqName(tree.vr[cur], tree.vc[cur])));
     drawMini(G.x0, G.x1, cur);
   }
