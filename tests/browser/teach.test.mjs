@@ -303,6 +303,23 @@ test("presentation mode fits board, words, code and tree on one screen, 1024 x 7
   }
 });
 
+test("presentation mode side by side: each board beside its own words, nothing scrolls", async () => {
+  const { p, errors } = await open(page("present-pair.html", ["trace", "8", "--format", "html", "--beside", "cp"]), { width: 1920, height: 1080 });
+  await p.keyboard.press("p");
+  const fit = await p.evaluate(() => {
+    const boxes = (sel) => [...document.querySelectorAll(sel)].map((e) => e.getBoundingClientRect());
+    const boards = boxes(".bframe"), captions = boxes(".caption"), trees = boxes("canvas.tree");
+    return {
+      scroll: document.documentElement.scrollHeight <= innerHeight && document.documentElement.scrollWidth <= innerWidth,
+      beside: boards.map((b, i) => b.right <= captions[i].left && captions[i].right <= (boards[i + 1] ? boards[i + 1].left : innerWidth)),
+      trees: trees.map((t) => t.bottom <= innerHeight),
+    };
+  });
+  assert.deepEqual(fit, { scroll: true, beside: [true, true], trees: [true, true] });
+  assert.deepEqual(errors, []);
+  await p.close();
+});
+
 test("previous solution and previous back-up, from the buttons and the keys", async () => {
   const eight = replay(["trace", "8", "--format", "json"]);
   const { p, errors } = await open(page("prev.html", ["trace", "8", "--format", "html"]));
