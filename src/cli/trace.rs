@@ -24,13 +24,12 @@ pub enum TraceFormat {
 }
 
 impl TraceFormat {
-    /// The most steps a trace in this format holds.
+    /// The most steps a trace in this format holds (a storyboard: the most it records).
     fn max_steps(self) -> usize {
         match self {
-            TraceFormat::Text | TraceFormat::Json => trace::MAX_STEPS,
+            TraceFormat::Text | TraceFormat::Json | TraceFormat::Storyboard => trace::MAX_STEPS,
             TraceFormat::Svg => trace::svg::MAX_STEPS,
             TraceFormat::Html => trace::html::MAX_STEPS,
-            TraceFormat::Storyboard => trace::storyboard::MAX_STEPS,
         }
     }
 }
@@ -41,8 +40,8 @@ impl TraceFormat {
     after_help = "Steps: place (a queen put on a square), reject (a square refused: column, \
     diagonal \\ or /, symmetry, or propagation for cp), dead end, back up (a queen taken off), \
     solution. Rows and columns are numbered from 1. A search longer than the format holds \
-    (300000 steps for text and json, 2000 for svg and for a storyboard, 1000000 for html) is \
-    refused unless --limit asks for its first K steps."
+    (300000 steps for text and json, 2000 for svg, 1000000 for html, 2000 boards for a \
+    storyboard) is refused unless --limit asks for its first K steps (boards for a storyboard)."
 )]
 pub struct Args {
     /// Board size.
@@ -50,7 +49,7 @@ pub struct Args {
     /// The algorithm of the ladder to watch.
     #[arg(long, value_name = "NAME", default_value = "backtracking")]
     algo: String,
-    /// Show only the first K steps.
+    /// Show only the first K steps (for a storyboard, its first K boards).
     #[arg(long, value_name = "K")]
     limit: Option<usize>,
     /// One line per step instead of a board per step (text only).
@@ -77,8 +76,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.compact && args.format != TraceFormat::Text {
         return Err(bad_input("--compact is for --format text"));
     }
+    let storyboard = args.format == TraceFormat::Storyboard;
+    let boards = args.limit.unwrap_or(trace::storyboard::MAX_BOARDS);
+    if storyboard && boards > trace::storyboard::MAX_BOARDS {
+        return Err(bad_input(format!(
+            "--limit {boards} is more than a storyboard holds (at most {} boards)",
+            trace::storyboard::MAX_BOARDS
+        )));
+    }
     let limit = match args.limit {
         Some(0) => return Err(bad_input("--limit must be at least 1")),
+        // A storyboard's limit counts boards; it records as much of the search as text does.
+        Some(_) if storyboard => max,
         Some(k) if k > max => {
             return Err(bad_input(format!(
                 "--limit {k} is more than a {name} trace holds (at most {max} steps)"
@@ -103,6 +112,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let record = |algo: Algo| -> anyhow::Result<trace::Trace> {
         algo.check_listing(args.n).map_err(bad_input)?;
         let t = trace::record(algo, args.n, limit).map_err(bad_input)?;
+        if storyboard && args.limit.is_none() {
+            let drawn = trace::storyboard::boards(&t, args.every_step);
+            if !t.complete || drawn > boards {
+                return Err(bad_input(format!(
+                    "the search of {algo} for N = {} draws more than {boards} boards, more than \
+                     a storyboard holds; draw its first K boards with --limit K",
+                    args.n
+                )));
+            }
+        }
         if !t.complete && args.limit.is_none() {
             return Err(bad_input(format!(
                 "the search of {algo} for N = {} takes more than {max} steps, more than a \
@@ -126,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Some(b) => trace::html::write_side_by_side(&mut out, &t, b),
             None => trace::html::write(&mut out, &t),
         },
-        TraceFormat::Storyboard => trace::storyboard::write(&mut out, &t, args.every_step),
+        TraceFormat::Storyboard => trace::storyboard::write(&mut out, &t, args.every_step, boards),
     }
     .and_then(|()| out.flush())
     .or_else(|e| match e.kind() {

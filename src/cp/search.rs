@@ -506,7 +506,7 @@ impl<B: Board> Search<B> {
         self.dom.undo_to(self.root);
         self.decisions.clear();
         if obs.active() {
-            told = vec![NONE; self.dom.n()];
+            told = Vec::with_capacity(self.dom.n());
             if report_queens(obs, &mut told, self.dom.queens(), None).is_break() {
                 return End::Done(Status::Stopped);
             }
@@ -611,7 +611,7 @@ impl<B: Board> Search<B> {
     fn report_scan(
         &self,
         obs: &mut impl Observer,
-        told: &mut [u32],
+        told: &mut Vec<(usize, u32)>,
         row: usize,
         tried: usize,
     ) -> ControlFlow<()> {
@@ -630,32 +630,32 @@ impl<B: Board> Search<B> {
     }
 }
 
-/// Tells `obs` how the board changed from `told` to `queens` and updates `told`: queens taken
-/// off, then the queen of the `decided` row, then those propagation forced.
+/// Tells `obs` how the board changed from `told` (the queens it was told of, in the order they
+/// were placed) to `queens` and updates `told`: queens taken off, the last placed first (undoing
+/// a decision removes the queens placed since, so they are the end of `told`), then the queen of
+/// the `decided` row, then those propagation forced.
 fn report_queens(
     obs: &mut impl Observer,
-    told: &mut [u32],
+    told: &mut Vec<(usize, u32)>,
     queens: &[u32],
     decided: Option<usize>,
 ) -> ControlFlow<()> {
-    for row in (0..told.len()).rev() {
-        if told[row] != NONE && told[row] != queens[row] {
+    if let Some(first) = told.iter().position(|&(row, col)| queens[row] != col) {
+        for &(row, col) in told[first..].iter().rev() {
             obs.step(Step::Remove {
                 row,
-                col: told[row] as usize,
+                col: col as usize,
             })?;
-            told[row] = NONE;
         }
+        told.truncate(first);
     }
-    let new = |row: usize, told: &[u32]| told[row] == NONE && queens[row] != NONE;
-    let forced = (0..told.len()).filter(|&r| Some(r) != decided);
+    let forced = (0..queens.len()).filter(|&r| Some(r) != decided);
     for row in decided.into_iter().chain(forced) {
-        if new(row, told) {
-            told[row] = queens[row];
-            let col = queens[row] as usize;
+        if queens[row] != NONE && told.iter().all(|&(r, _)| r != row) {
+            told.push((row, queens[row]));
             obs.step(Step::Place {
                 row,
-                col,
+                col: queens[row] as usize,
                 forced: Some(row) != decided,
             })?;
         }

@@ -1,6 +1,7 @@
 //! The board as a trace leaves it after each step: what every writer draws.
 
 use super::Event;
+use crate::algo::observe::Reason;
 
 /// The queens on the board after the steps applied so far.
 ///
@@ -62,5 +63,34 @@ impl Board {
                 (r, c) != (row, col) && (c == col || r == row || r.abs_diff(row) == c.abs_diff(col))
             })
         })
+    }
+
+    /// The queen that rules `(row, col)` out for `reason`: the first in row order that attacks
+    /// it that way, the one a row-by-row test meets first. When `(row, col)` holds a queen
+    /// (a failed test of `permutations`), its partner above it. `None` for the reasons no
+    /// queen gives (propagation, symmetry).
+    ///
+    /// ```
+    /// use nqueens::algo::observe::Reason;
+    /// use nqueens::trace::{Board, Event};
+    /// let mut board = Board::new(4);
+    /// board.apply(&Event::Place { row: 0, col: 1, forced: false });
+    /// assert_eq!(board.attacker(1, 2, Reason::Diagonal), Some((0, 1)));
+    /// assert_eq!(board.attacker(1, 1, Reason::Column), Some((0, 1)));
+    /// assert_eq!(board.attacker(1, 0, Reason::Diagonal), None);
+    /// ```
+    pub fn attacker(&self, row: usize, col: usize, reason: Reason) -> Option<(usize, usize)> {
+        let test = self.cols[row] == Some(col);
+        self.cols
+            .iter()
+            .enumerate()
+            .filter(|&(r, _)| r != row && (!test || r < row))
+            .filter_map(|(r, &c)| c.map(|c| (r, c)))
+            .find(|&(r, c)| match reason {
+                Reason::Column => c == col,
+                Reason::Diagonal => r.wrapping_sub(c) == row.wrapping_sub(col),
+                Reason::AntiDiagonal => r + c == row + col,
+                Reason::Propagation | Reason::Symmetry => false,
+            })
     }
 }

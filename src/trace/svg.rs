@@ -52,13 +52,16 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
     }
     let px = (n * 48).clamp(240, 640);
     let caption = 2.2;
-    let height = n as f64 + caption;
+    // The board's numbers take a margin above it and to its left.
+    let m = super::storyboard::MARGIN;
+    let (width, height) = (n as f64 + m, n as f64 + caption + m);
     let mut s = String::new();
     let _ = writeln!(
         s,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{px}\" height=\"{h:.0}\" \
-         viewBox=\"0 0 {n} {height}\" font-family=\"sans-serif\">",
-        h = px as f64 * height / n as f64
+         viewBox=\"{o} {o} {width} {height}\" font-family=\"sans-serif\">",
+        h = px as f64 * height / width,
+        o = -m
     );
     let _ = writeln!(
         s,
@@ -81,8 +84,10 @@ pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
     );
     let _ = writeln!(
         s,
-        "<rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\"/>\n\
-         <rect y=\"{n}\" width=\"{n}\" height=\"{caption}\" fill=\"#fff\"/>"
+        "<rect x=\"{o}\" y=\"{o}\" width=\"{width}\" height=\"{height}\" fill=\"#fff\"/>\n\
+         <rect width=\"{n}\" height=\"{n}\" fill=\"url(#squares)\"/>{}",
+        super::storyboard::numbers(n),
+        o = -m
     );
     // Reduced motion: one still board, the first solution's (else the last step's).
     let still = trace

@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use super::{Board, Event, Trace};
 
 /// Writes `trace` as text: with `compact`, one numbered line per step; otherwise each step's
-/// line followed by the board after it (`Q` a queen, `x` an attacked square, `.` a free one,
-/// `*` the square a rejection is about).
+/// line followed by the board after it, its columns numbered above and its rows on the left
+/// (`Q` a queen, `x` an attacked square, `.` a free one, `*` the square a rejection is about).
 ///
 /// ```
 /// let t = nqueens::trace::record(nqueens::algo::Algo::Flags, 4, 1000).unwrap();
@@ -51,10 +51,14 @@ pub fn write(out: &mut impl Write, trace: &Trace, compact: bool) -> io::Result<(
             Event::Reject { row, col, .. } => Some((row, col)),
             _ => None,
         };
+        // Columns numbered above, rows on the left, from 1 as in every trace.
+        let w = trace.n.ilog10() as usize + 1;
+        let numbers: Vec<String> = (1..=trace.n).map(|c| format!("{c:>w$}")).collect();
+        writeln!(out, "  {:w$} {}", "", numbers.join(" "))?;
         for row in 0..trace.n {
-            let squares: Vec<&str> = (0..trace.n)
+            let squares: Vec<String> = (0..trace.n)
                 .map(|col| {
-                    if board.queen(row) == Some(col) {
+                    let mark = if board.queen(row) == Some(col) {
                         "Q"
                     } else if mark == Some((row, col)) {
                         "*"
@@ -62,10 +66,11 @@ pub fn write(out: &mut impl Write, trace: &Trace, compact: bool) -> io::Result<(
                         "x"
                     } else {
                         "."
-                    }
+                    };
+                    format!("{mark:>w$}")
                 })
                 .collect();
-            writeln!(out, "  {}", squares.join(" "))?;
+            writeln!(out, "  {:>w$} {}", row + 1, squares.join(" "))?;
         }
         writeln!(out)?;
     }

@@ -23,12 +23,11 @@ fn the_text_trace_draws_each_step_and_finds_both_solutions_of_4() {
     assert!(text.contains("solution 2 4 1 3") && text.contains("solution 3 1 4 2"));
     assert!(text.contains("dead end row 3: no square left"));
     assert!(text.contains("anti-diagonal /") && !text.contains(" diagonal /"));
-    // After the first queen, row 1 shows its column and diagonal attacked.
-    assert!(
-        text.contains(
-            "step 1  place    row 1 col 1  [nodes 1, solutions 0]\n  Q x x x\n  x x . .\n"
-        )
-    );
+    // After the first queen, row 1 shows its column and diagonal attacked; the board is
+    // numbered, columns above and rows on the left.
+    assert!(text.contains(
+        "step 1  place    row 1 col 1  [nodes 1, solutions 0]\n    1 2 3 4\n  1 Q x x x\n  2 x x . .\n"
+    ));
 }
 
 #[test]
@@ -110,6 +109,19 @@ fn a_storyboard_is_one_svg_with_a_board_per_placement() {
     assert!(svg.contains("1. place row 1 col 1") && svg.contains("solution 2 4 1 3"));
     let every = stdout(&["trace", "4", "--format", "storyboard", "--every-step"]);
     assert_eq!(every.matches("<svg").count(), 1 + t.events.len());
+    // The limit counts boards: cp at N = 8 (over 2,000 steps, fewer boards) is drawn whole,
+    // --limit K draws K boards, and a search of more boards is refused naming --limit.
+    let cp = nqueens::trace::record(Algo::Cp, 8, 1_000_000).unwrap();
+    assert!(cp.events.len() > 2000);
+    let drawn = nqueens::trace::storyboard::boards(&cp, false);
+    let svg = stdout(&["trace", "8", "--algo", "cp", "--format", "storyboard"]);
+    assert_eq!(svg.matches("<svg").count(), 1 + drawn);
+    let ten = stdout(&["trace", "8", "--format", "storyboard", "--limit", "10"]);
+    assert_eq!(ten.matches("<svg").count(), 1 + 10);
+    nqueens(&["trace", "8", "--format", "storyboard"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--limit"));
 }
 
 #[test]
@@ -134,6 +146,7 @@ fn bad_arguments_are_one_line_and_exit_2() {
             "0",
         ],
         &["trace", "6", "--every-step"],
+        &["trace", "6", "--format", "storyboard", "--limit", "2001"],
         &[
             "trace", "65", "--algo", "bitboard", "--format", "html", "--limit", "5",
         ],

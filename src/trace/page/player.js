@@ -209,7 +209,22 @@ function Player(T, host, onJump) {
   root.appendChild(el("h2", {}, algo));
   const top = el("div", { class: "top" });
   const left = el("div", { class: "left" });
+  // The board with its columns numbered above and its rows on the left (the squares' names
+  // already say both to screen readers), and a layer over it for the line of attack.
+  const frame = el("div", { class: "bframe" });
+  frame.appendChild(el("div", { "aria-hidden": "true" }));
+  const colNums = el("div", { class: "nums cols", "aria-hidden": "true" });
+  const rowNums = el("div", { class: "nums rows", "aria-hidden": "true" });
+  for (let i = 1; i <= n; i++) { colNums.appendChild(el("span", {}, String(i))); rowNums.appendChild(el("span", {}, String(i))); }
+  frame.appendChild(colNums); frame.appendChild(rowNums);
   const board = el("div", { class: "board", role: "grid", "aria-label": "board, " + n + " by " + n });
+  frame.appendChild(board);
+  const SVGNS = "http://www.w3.org/2000/svg";
+  const lineLayer = document.createElementNS(SVGNS, "svg");
+  lineLayer.setAttribute("class", "attack"); lineLayer.setAttribute("aria-hidden", "true");
+  lineLayer.setAttribute("viewBox", "0 0 " + n + " " + n); lineLayer.setAttribute("preserveAspectRatio", "none");
+  const attackLine = document.createElementNS(SVGNS, "line");
+  lineLayer.appendChild(attackLine);
   const squares = [];
   for (let r = 0; r < n; r++) {
     const line = el("div", { role: "row", style: "display: contents" });
@@ -220,12 +235,16 @@ function Player(T, host, onJump) {
     }
     board.appendChild(line);
   }
-  left.appendChild(board);
+  board.appendChild(lineLayer);
+  left.appendChild(frame);
   const caption = el("div", { class: "caption" });
   const explain = el("div", { class: "explain" });
   const counters = el("div", { class: "counters" });
   left.appendChild(caption); left.appendChild(explain); left.appendChild(counters);
   const side = el("div", { class: "side" });
+  side.appendChild(el("h2", {}, algo === "permutations" ? "The ordering" : algo === "cp" ? "Call stack: the decisions" : "Call stack"));
+  const stackList = el("ol", { class: "stack", "aria-label": "call stack of " + algo + ", outermost call first" });
+  side.appendChild(stackList);
   side.appendChild(el("h2", {}, "Code"));
   const pseudo = el("pre", { class: "pseudo", tabindex: "0", "aria-label": "pseudocode of " + algo });
   const lines = (PSEUDO[algo] || PSEUDO.backtracking).map(function (l) { const s = el("span", {}, l || " "); pseudo.appendChild(s); return s; });
@@ -246,7 +265,14 @@ function Player(T, host, onJump) {
   const fa = el("label", {}); fa.appendChild(faint); fa.appendChild(document.createTextNode(" show the unexplored part (faint)"));
   [fitB, inB, outB, fl, fa].forEach(function (b) { bar.appendChild(b); });
   root.appendChild(bar);
-  root.appendChild(el("div", { class: "legend" }, "\u25CF blue: queen placed \u00B7 \u25C6 forced by propagation \u00B7 \u2715 red: square rejected \u00B7 \u2605 solution \u00B7 \u2298 dead end or test failed \u00B7 \u25CE where the search stands \u00B7 click a node to go to its step; drag to pan, wheel to zoom"));
+  // Only what this algorithm's tree can show.
+  const legend = ["\u25CF blue: queen placed"];
+  if (algo === "cp") legend.push("\u25C6 forced by propagation");
+  if (algo !== "permutations") legend.push("\u2715 red: square rejected");
+  legend.push("\u2605 solution", algo === "permutations" ? "\u2298 test failed" : "\u2298 dead end");
+  if (algo === "symmetry") legend.push("\u2298 grey: duplicate dropped");
+  legend.push("\u25CE where the search stands", "click a node to go to its step; drag to pan, wheel to zoom");
+  root.appendChild(el("div", { class: "legend" }, legend.join(" \u00B7 ")));
   const wrap = el("div", { class: "treewrap" });
   const canvas = el("canvas", { class: "tree", role: "img", tabindex: "0", "aria-keyshortcuts": "+ - 0 c" });
   const mini = el("canvas", { class: "mini", role: "img", "aria-label": "overview of the whole tree; click to move the view" });
@@ -383,7 +409,17 @@ function Player(T, host, onJump) {
     g.lineWidth = 3; g.strokeStyle = "#fff"; g.beginPath(); g.arc(cx, cy, r + 8, 0, 2 * Math.PI); g.stroke();
     g.lineWidth = 2.5; g.strokeStyle = "#000"; g.beginPath(); g.arc(cx, cy, r + 6, 0, 2 * Math.PI); g.stroke();
     g.lineWidth = 1;
-    canvas.setAttribute("aria-label", "search tree, " + tree.count + " vertices; the search stands at " +
+    // The path from the root to here labelled (row, column) at every zoom, on a white halo.
+    g.font = "bold 12px sans-serif"; g.textAlign = "left"; g.lineWidth = 3; g.strokeStyle = "#fff"; g.fillStyle = "#000";
+    const labels = [];
+    for (let v = cur; v > 0; v = tree.parent[v]) {
+      if (tree.kind[v] === 3) continue;
+      const label = (tree.vr[v] + 1) + "," + (tree.vc[v] + 1), lx = G.X(v) + r + 4, ly = vertexY(v, h) - r - 2;
+      g.strokeText(label, lx, ly); g.fillText(label, lx, ly);
+      labels.unshift("(" + label + ")");
+    }
+    g.lineWidth = 1;
+    canvas.setAttribute("aria-label", "search tree, " + tree.count + " vertices; " + (labels.length ? "path from the root: " + labels.join(" ") + "; " : "") + "the search stands at " +
       (cur === 0 ? "the root" : "depth " + tree.depth[cur] + ", " + sqName(tree.vr[cur], tree.vc[cur])));
     drawMini(G.x0, G.x1, cur);
   }
@@ -467,7 +503,9 @@ function Player(T, host, onJump) {
   follow.onchange = function () { if (follow.checked) { centre(tree.at[Math.max(0, self.k)]); redraw(); } };
   new ResizeObserver(function () { miniImage = null; redraw(); }).observe(canvas);
 
-  function constraints(b, t, er, ec, rsn) {
+  // The square checks made by the step that leads to position k.
+  function checksOf(k) { return k > 0 ? T.checks[k] - T.checks[k - 1] : 0; }
+  function constraints(b, t, er, ec, rsn, k) {
     cons.textContent = "";
     const q = b.cols;
     const placed = [];
@@ -487,19 +525,25 @@ function Player(T, host, onJump) {
       const look = er >= 0 && ec >= 0 && (t === REJECT || t <= FORCED);
       const mk = function (arr, idx, cause) { return arr.map(function (up, i) { return { text: up ? "1" : "0", cls: (up ? "up" : "") + (look && i === idx ? (cause ? " cause" : " look") : "") }; }); };
       if (algo === "backtracking") {
+        // The test compares the square with the queens above from row 1 down and stops at the
+        // first that attacks it: the queens it compared are the checks this step made.
         const rows = placed.filter(function (r) { return r !== er; });
+        const compared = look ? Math.min(rows.length, checksOf(k)) : 0;
         const tb = el("table", { class: "arr" });
-        tb.appendChild(el("caption", {}, "queens checked against " + (look ? sqName(er, ec) : "the next square")));
+        tb.appendChild(el("caption", {}, look ? "queens above compared with " + sqName(er, ec) + ": " + compared + " of " + rows.length : "queens above: the next square is compared with them from row 1 down"));
         const hr = el("tr", {}), dr = el("tr", {});
-        rows.forEach(function (r) {
+        rows.forEach(function (r, i) {
           hr.appendChild(el("th", { scope: "col" }, "row " + (r + 1)));
           let why = "";
-          if (look) { if (q[r] === ec) why = "column"; else if (r - q[r] === er - ec) why = "\\"; else if (r + q[r] === er + ec) why = "/"; }
-          // The queen the reason names is the cause; others that attack too are only listed.
-          const named = why === ["column", "\\", "/"][rsn];
-          dr.appendChild(el("td", { class: rejecting && named ? "cause" : "" }, "col " + (q[r] + 1) + (why ? " " + why : "")));
+          if (look && i < compared) { if (q[r] === ec) why = "column"; else if (r - q[r] === er - ec) why = "\\"; else if (r + q[r] === er + ec) why = "/"; }
+          const cls = !look ? "" : i >= compared ? "skip" : rejecting && i === compared - 1 ? "cause" : "look";
+          const text = "col " + (q[r] + 1) + (why ? " " + why : look && i < compared ? " ok" : "");
+          const d = el("td", { class: cls }, text);
+          d.setAttribute("aria-label", "row " + (r + 1) + ", column " + (q[r] + 1) + (!look ? "" : i >= compared ? ", not compared" : why ? ", attacks the square (" + why + ")" : ", compared, no attack"));
+          dr.appendChild(d);
         });
         tb.appendChild(hr); tb.appendChild(dr); cons.appendChild(tb);
+        return;
       }
       table("cols[col]: a queen in the column", mk(cols, ec, rejecting && rsn === 0));
       table("diag[row \u2212 col + n]: a queen on the diagonal \\", mk(dg, er - ec + n - 1, rejecting && rsn === 1));
@@ -523,13 +567,19 @@ function Player(T, host, onJump) {
       });
       const free = cm.map(function (b, c) { return b | lm[c] | rm[c] ? 0 : 1; });
       const bits = function (m, cause) { return m.map(function (b, c) { return { text: String(b), cls: (b ? "up" : "") + (rejecting && c === ec && cause ? " cause" : "") }; }); };
-      cons.appendChild(el("div", {}, "masks for row " + (r0 + 1) + ", bit by column in board order (column 1 on the left)"));
-      table("cols", bits(cm, rsn === 0));
-      table("left: diagonals \\ coming down", bits(lm, rsn === 1));
-      table("right: anti-diagonals / coming down", bits(rm, rsn === 2));
-      const fr = bits(free, false);
-      if (ec >= 0 && t <= FORCED) fr[ec].cls += " look";
-      table("free = ~(cols | left | right)", fr);
+      if (r0 >= n) {
+        // Every row has a queen: cols = all, the test that reports the solution.
+        cons.appendChild(el("div", {}, "every row has a queen: cols = all, a solution"));
+        table("cols", bits(new Array(n).fill(1), false));
+      } else {
+        cons.appendChild(el("div", {}, "masks for row " + (r0 + 1) + ", bit by column in board order (column 1 on the left)"));
+        table("cols", bits(cm, rsn === 0));
+        table("left: diagonals \\ coming down", bits(lm, rsn === 1));
+        table("right: anti-diagonals / coming down", bits(rm, rsn === 2));
+        const fr = bits(free, false);
+        if (ec >= 0 && t <= FORCED) fr[ec].cls += " look";
+        table("free = ~(cols | left | right)", fr);
+      }
     } else if (algo === "permutations") {
       table("perm[row]: the column of each row's queen", q.map(function (c, r) { return { text: c >= 0 ? String(c + 1) : "\u00B7", cls: (c >= 0 ? "up" : "") + (rejecting && r === er ? " cause" : "") }; }));
     } else if (algo === "cp") {
@@ -547,8 +597,105 @@ function Player(T, host, onJump) {
     }
   }
 
+  // Who rules (r, c) out for reason `rsn` on the board `q`: `cause` the row of the queen the
+  // step names (the first in row order that attacks that way: the first a row-by-row test
+  // meets; for a failed test of permutations, the partner above the queen it rejects), -1 if
+  // none, and `others` the rows of every other queen that attacks the square.
+  function attackers(q, r, c, rsn) {
+    const way = function (p) {
+      const k = q[p];
+      if (k < 0 || (p === r && k === c)) return -1;
+      return k === c ? 0 : p - k === r - c ? 1 : p + k === r + c ? 2 : -1;
+    };
+    let cause = -1;
+    const others = [];
+    const test = q[r] === c;
+    for (let p = 0; p < n; p++) {
+      const w = way(p);
+      if (w < 0 || (test && p > r)) continue;
+      if (cause < 0 && w === rsn) cause = p; else others.push(p);
+    }
+    return { cause, others, way };
+  }
+
+  // The queens on the board after k steps as tree vertices, in the order they were placed:
+  // the path from the root to where the search stands.
+  function pathAt(k) {
+    const path = [];
+    for (let v = tree.at[k]; v > 0; v = tree.parent[v]) if (tree.kind[v] !== 3) path.push(v);
+    return path.reverse();
+  }
+  const rowByRow = algo !== "cp" && algo !== "permutations";
+  // The columns a frame of a row-by-row search has still to try after `c`, in its order.
+  // `above` are the columns of the rows above (row r's frame has r of them).
+  function leftToTry(r, c, above) {
+    const cols = [];
+    if (algo === "swap") {
+      // perm[r..] holds the unused columns in the order the swaps leave them.
+      const perm = [];
+      for (let i = 0; i < n; i++) perm.push(i);
+      above.forEach(function (col, d) { const i = perm.indexOf(col, d); perm[i] = perm[d]; perm[d] = col; });
+      const rest = perm.slice(r);
+      return c < 0 ? rest : rest.slice(rest.indexOf(c) + 1);
+    }
+    const half = (algo === "mirror" || algo === "symmetry") && r === 0 ? Math.ceil(n / 2) : n;
+    for (let x = c + 1; x < half; x++) {
+      if (BITBOARDS.indexOf(algo) >= 0) {
+        let free = true;
+        above.forEach(function (col, p) { if (col === x || Math.abs(col - x) === r - p) free = false; });
+        if (!free) continue;
+      }
+      cols.push(x);
+    }
+    return cols;
+  }
+  function callStack(k, j, t) {
+    stackList.textContent = "";
+    const path = pathAt(k);
+    const frames = [];
+    const above = [];
+    path.forEach(function (v, i) {
+      const r = tree.vr[v], c = tree.vc[v];
+      if (algo === "cp") {
+        if (tree.kind[v] === 2 && frames.length) { frames[frames.length - 1].forced.push(sqName(r, c)); return; }
+        frames.push({ text: "decide " + sqName(r, c), forced: [], cls: "" });
+        return;
+      }
+      // permutations does not recurse: its frames are the ordering's entries so far.
+      let text = algo === "permutations" ? "perm[" + (r + 1) + "] = " + (c + 1) : "solve(row " + (r + 1) + "): column " + (c + 1);
+      if (rowByRow) { const left = leftToTry(r, c, above.slice(0, r)); text += left.length ? "; left to try: " + left.map(function (x) { return x + 1; }).join(", ") : "; nothing left to try"; }
+      frames.push({ text, cls: "" });
+      above.push(c);
+    });
+    // The innermost call: the row being searched, when the step is about it.
+    if (rowByRow && j >= 0) {
+      const r = above.length, er = T.row[j], ec = T.col[j];
+      let text = null;
+      if (t === REJECT && er === r) { const left = leftToTry(r, ec, above); text = "solve(row " + (r + 1) + "): column " + (ec + 1) + " rejected; " + (left.length ? "left to try: " + left.map(function (x) { return x + 1; }).join(", ") : "nothing left to try"); }
+      else if (t === DEAD) text = "solve(row " + (r + 1) + "): no square left, return";
+      else if (t === SOLUTION || t === IMAGE || t === DUPLICATE) text = r >= n ? "solve(row " + (n + 1) + "): every row has a queen, return" : null;
+      else if (t === REMOVE) text = "\u21A9 back from row " + (er + 1) + ": its queen taken off";
+      if (text) frames.push({ text, cls: t === REMOVE ? "back" : "now" });
+    } else if (algo === "cp" && j >= 0 && (t === REMOVE || t === DEAD)) {
+      frames.push({ text: t === REMOVE ? "\u21A9 back from " + sqName(T.row[j], T.col[j]) : "\u21A9 propagation failed: back up", cls: "back" });
+    }
+    if (!frames.length) frames.push({ text: "solve(row 1): the first call", cls: "" });
+    frames.forEach(function (f, i) {
+      const li = el("li", { class: f.cls || (i === frames.length - 1 ? "now" : "") }, f.text + (f.forced && f.forced.length ? "; forced: " + f.forced.join("; ") : ""));
+      stackList.appendChild(li);
+    });
+  }
+
+  function ending() {
+    const s = T.sols[T.len];
+    if (!T.complete) return "The trace ends here (its step limit): the search goes on.";
+    return "Search complete: " + (s === 0 ? "no solution" : s === 1 ? "1 solution" : s + " solutions") + " for " + n + " queens, " +
+      T.nodes[T.len] + " nodes, " + T.checks[T.len] + " checks.";
+  }
+
   function explainStep(j, b) {
     if (j < 0) return "The board is empty: the search starts at row 1.";
+    if (j === T.len - 1) return ending();
     const t = T.type[j], r = T.row[j], c = T.col[j], q = b.cols;
     const by = function (f) { for (let p = 0; p < n; p++) if (q[p] >= 0 && !(p === r && q[p] === c) && f(p, q[p])) return " (the queen at " + sqName(p, q[p]) + ")"; return ""; };
     switch (t) {
@@ -557,11 +704,13 @@ function Player(T, host, onJump) {
         return sqName(r, c) + " is attacked by no queen: place a queen there.";
       case FORCED: return "Only " + sqName(r, c) + " is left for its line: propagation places the queen.";
       case REJECT: {
-        const rs = T.reason[j];
-        if (q[r] === c) return "The test finds the queen at " + sqName(r, c) + " on a " + REASONS[rs] + " with another: reject the ordering.";
-        if (rs === 0) return "Column " + (c + 1) + " is taken" + by(function (p, k) { return k === c; }) + ": reject " + sqName(r, c) + ".";
-        if (rs === 1) return "row \u2212 col = " + (r - c) + " is taken" + by(function (p, k) { return p - k === r - c; }) + ": reject " + sqName(r, c) + ".";
-        if (rs === 2) return "row + col = " + (r + c + 2) + " is taken" + by(function (p, k) { return p + k === r + c; }) + ": reject " + sqName(r, c) + ".";
+        const rs = T.reason[j], who = attackers(q, r, c, rs);
+        const also = who.others.length ? " Also attacked by " + (who.others.length === 1 ? "the queen" : who.others.length + " more queens") + " at " +
+          who.others.map(function (p) { return sqName(p, q[p]) + " (" + REASONS[who.way(p)] + ")"; }).join(", ") + "." : "";
+        if (q[r] === c) return "The test finds the queen at " + sqName(r, c) + " on a " + REASONS[rs] + " with the queen at " + (who.cause >= 0 ? sqName(who.cause, q[who.cause]) : "another") + ": reject the ordering.";
+        if (rs === 0) return "Column " + (c + 1) + " is taken" + by(function (p, k) { return k === c; }) + ": reject " + sqName(r, c) + "." + also;
+        if (rs === 1) return "row \u2212 col = " + (r - c) + " is taken" + by(function (p, k) { return p - k === r - c; }) + ": reject " + sqName(r, c) + "." + also;
+        if (rs === 2) return "row + col = " + (r + c + 2) + " is taken" + by(function (p, k) { return p + k === r + c; }) + ": reject " + sqName(r, c) + "." + also;
         if (rs === 3) return "Propagation removed " + sqName(r, c) + " from its domain.";
         return sqName(r, c) + "'s solutions are mirror images of ones searched: skip it.";
       }
@@ -588,18 +737,27 @@ function Player(T, host, onJump) {
   }
 
   self.show = function (k) {
-    k = Math.max(0, Math.min(T.len, k));
-    const b = boardAt(T, k);
+    k = Math.max(0, Math.min(T.len, Math.round(k) || 0));
     const j = k - 1, t = j >= 0 ? T.type[j] : -1, er = j >= 0 ? T.row[j] : -1, ec = j >= 0 ? T.col[j] : -1;
+    const b = boardAt(T, k);
+    // An image by symmetry (or a dropped duplicate) is not the board searched: show the one
+    // the caption names.
+    if (t === IMAGE || t === DUPLICATE) { b.cols = T.cols.get(j).slice(); b.forced = b.cols.map(function () { return false; }); }
     const rsn = j >= 0 ? T.reason[j] : -1;
-    // The queen that causes a rejection, outlined on the board.
-    let cause = -1;
-    if (t === REJECT && b.cols[er] !== ec) {
-      for (let p = 0; p < n; p++) {
-        const k2 = b.cols[p];
-        if (k2 < 0) continue;
-        if ((rsn === 0 && k2 === ec) || (rsn === 1 && p - k2 === er - ec) || (rsn === 2 && p + k2 === er + ec)) { cause = p * n + k2; break; }
-      }
+    // The queen that causes a rejection, outlined on the board, with the line of attack drawn
+    // from it to the square.
+    const by = t === REJECT ? attackers(b.cols, er, ec, rsn) : null;
+    const cause = by && by.cause >= 0 ? by.cause * n + b.cols[by.cause] : -1;
+    if (cause >= 0) {
+      const cr = by.cause, cc = b.cols[cr];
+      attackLine.setAttribute("x1", cc + 0.5); attackLine.setAttribute("y1", cr + 0.5);
+      attackLine.setAttribute("x2", ec + 0.5); attackLine.setAttribute("y2", er + 0.5);
+      attackLine.setAttribute("class", ["column", "diagonal", "anti"][rsn]);
+      lineLayer.setAttribute("data-from", (cr + 1) + "," + (cc + 1)); lineLayer.setAttribute("data-to", (er + 1) + "," + (ec + 1));
+      lineLayer.style.display = "";
+    } else {
+      lineLayer.style.display = "none";
+      lineLayer.removeAttribute("data-from"); lineLayer.removeAttribute("data-to");
     }
     for (let r = 0; r < n; r++) {
       for (let c = 0; c < n; c++) {
@@ -628,7 +786,9 @@ function Player(T, host, onJump) {
       (T.complete ? "" : " \u00B7 (the start of a longer search)");
     const li = j >= 0 ? lineOf(algo, t) : 0;
     lines.forEach(function (s, i) { s.classList.toggle("on", i === li); });
-    constraints(b, t, er, ec, rsn);
+    constraints(b, t, er, ec, rsn, k);
+    callStack(k, j, t);
+    root.classList.toggle("ended", k === T.len);
     self.k = k;
     const cur = tree.at[k];
     const w = canvas.clientWidth || 600;
@@ -670,32 +830,59 @@ function main() {
   const fwd = B("fwd", "step \u25B6", "next step", "ArrowRight");
   const prevPlace = B("prev-place", "\u21E4 placement", "previous placement", "Shift+N");
   const nextPlace = B("next-place", "placement \u21E5", "next placement", "N");
+  const prevBack = pair ? null : B("prev-back", "\u21E4 back-up", "previous back-up", "Shift+B");
   const nextBack = pair ? null : B("next-back", "back-up \u21E5", "next back-up", "B");
-  const nextSol = pair ? null : B("next-solution", "solution \u21E5", "next solution", "S");
-  const speedL = el("label", {}, "speed "); const speed = el("input", { id: "speed", type: "range", min: "0", max: "16", value: "4", "aria-label": "speed" }); speedL.appendChild(speed); controls.appendChild(speedL);
+  const prevSol = B("prev-solution", "\u21E4 solution", "previous solution", "Shift+S");
+  const nextSol = B("next-solution", "solution \u21E5", "next solution", "S");
+  const present = B("present", "presentation", "presentation mode", "P");
+  present.setAttribute("aria-pressed", "false");
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const speedL = el("label", {}, "speed "); const speed = el("input", { id: "speed", type: "range", min: "0", max: reduced ? "2" : "16", value: reduced ? "2" : "4", "aria-label": "speed" }); speedL.appendChild(speed);
+  const speedOut = el("output", { id: "speed-value", for: "speed" }); speedL.appendChild(speedOut); controls.appendChild(speedL);
+  if (reduced) controls.appendChild(el("span", { id: "reduced-note", class: "note" }, "reduced motion: at most 4 steps a second"));
   let fold = null;
   if (!pair) {
     const fl = el("label", {}); fold = el("input", { id: "fold", type: "checkbox" }); fl.appendChild(fold); fl.appendChild(document.createTextNode(" fold rejections")); controls.appendChild(fl);
   }
-  const gotoL = el("label", {}, pair ? "placement " : "go to step "); const go = el("input", { id: "goto", type: "number", min: "0", value: "0" }); gotoL.appendChild(go); controls.appendChild(gotoL);
+  const gotoL = el("label", {}, pair ? "placement " : "go to step "); const go = el("input", { id: "goto", type: "number", min: "0", step: "1", value: "0" }); gotoL.appendChild(go); controls.appendChild(gotoL);
   const goB = el("button", { id: "go", type: "button" }, "go"); controls.appendChild(goB);
   app.appendChild(controls);
+  // A button pressed with the pointer gives the focus back, so that Space then plays or pauses
+  // rather than pressing that button again; from the keyboard (detail 0) it keeps the focus.
+  app.addEventListener("click", function (e) {
+    const b = e.target.closest && e.target.closest("button");
+    if (b && e.detail > 0) b.blur();
+  });
   const posL = el("label", { for: "pos", class: "sr" }, pair ? "placement" : "step");
   const pos = el("input", { id: "pos", type: "range", min: "0", value: "0" });
   app.appendChild(posL); app.appendChild(pos);
-  app.appendChild(el("div", { class: "keys" }, "Keys: space play or pause \u00B7 \u2190 \u2192 step \u00B7 n next placement (shift: previous)" + (pair ? "" : " \u00B7 b next back-up \u00B7 s next solution") + " \u00B7 Home, End \u00B7 on the tree: + \u2212 zoom, 0 fit, c centre"));
+  app.appendChild(el("div", { class: "keys" }, "Keys: space play or pause \u00B7 \u2190 \u2192 step \u00B7 n next placement (shift: previous)" + (pair ? "" : " \u00B7 b next back-up") + " \u00B7 s next solution (shift: previous) \u00B7 p presentation" + " \u00B7 Home, End \u00B7 on the tree: + \u2212 zoom, 0 fit, c centre"));
   const live = el("div", { id: "live", class: "sr", role: "status", "aria-live": "polite" });
   app.appendChild(live);
   const host = el("div", { class: pair ? "players pair" : "players" });
   app.appendChild(host);
-  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   // The position: a step of the one trace, or a number of placements for a pair.
-  const maxPos = pair ? Math.max(traces[0].places.length, traces[1].places.length) : traces[0].len;
+  // A pair's last position is past both searches' last placements: each shown to its end.
+  const maxPos = pair ? Math.max(traces[0].places.length, traces[1].places.length) + 1 : traces[0].len;
   pos.max = String(maxPos); go.max = String(maxPos);
   let at = -1, timer = null, lastHash = 0;
   const players = [];
-  function stepOf(T, p) { return p <= 0 ? 0 : p > T.places.length ? T.len : T.places[p - 1]; }
+  // The step a pair shows at position p: the p-th placement, and the solution it completes.
+  function stepOf(T, p) {
+    if (p <= 0) return 0;
+    if (p > T.places.length) return T.len;
+    let k = T.places[p - 1];
+    while (k < T.len && (T.type[k] === SOLUTION || T.type[k] === IMAGE)) k++;
+    return k;
+  }
+  // A pair's next (dir 1) or previous (dir -1) position where either search shows a solution.
+  function seekPairSolution(dir) {
+    for (let p = at + dir; p > 0 && p <= maxPos; p += dir) {
+      for (const T of traces) { const k = stepOf(T, p); if (k > 0 && p <= T.places.length && (T.type[k - 1] === SOLUTION || T.type[k - 1] === IMAGE)) return p; }
+    }
+    return dir > 0 ? maxPos : 0;
+  }
   function onJump(player, step) {
     if (!pair) { pause(); show(step); return; }
     const T = player.T;
@@ -704,6 +891,9 @@ function main() {
     pause(); show(lo);
   }
   function show(p, announce) {
+    // A position typed or linked as a fraction, or not a number, is rounded or ignored.
+    p = Math.round(Number(p));
+    if (!Number.isFinite(p)) p = Math.max(0, at);
     p = Math.max(0, Math.min(maxPos, p));
     at = p;
     const said = players.map(function (pl) { return pl.show(pair ? stepOf(pl.T, p) : p); });
@@ -724,32 +914,35 @@ function main() {
     while (i >= 0 && list[i] >= at) i--;
     return i >= 0 ? list[i] : 0;
   }
-  // One step, or with fold, past a run of rejections at once.
-  function stepBy(dir) {
-    if (pair) return at + dir;
-    let p = at + dir;
+  // One step from `from` (here if not given), or with fold, past a run of rejections at once.
+  function stepBy(dir, from) {
+    let p = (from === undefined ? at : from) + dir;
+    if (pair) return p;
     if (fold && fold.checked) {
       const T = traces[0];
       while (p > 0 && p < T.len && T.type[p - 1] === REJECT) p += dir;
     }
     return p;
   }
-  // Speeds 0 to 10: a step every 1 s to 1 ms; above 10, 2, 4, ... 64 steps a tick, so that
-  // 400,000 steps play in a couple of minutes. Reduced motion: at most 4 steps a second.
-  function delay() {
-    const ms = 1000 / Math.pow(2, Math.min(10, Number(speed.value)));
-    return reduced ? Math.max(ms, 250) : ms;
-  }
-  function perTick() { return reduced ? 1 : Math.pow(2, Math.max(0, Number(speed.value) - 10)); }
-  function tick() {
-    if (at >= maxPos) { pause(); return; }
+  // Speed position s plays 2^s steps a second, 1 to 65,536 (the whole of 10 queens in about
+  // six seconds), on animation frames: each frame takes the steps its share of time is worth,
+  // so every position is twice as fast as the one before. Reduced motion: at most 4 a second.
+  function rate() { return Math.pow(2, Number(speed.value)); }
+  function rateText() { const r = rate(); return r.toLocaleString("en") + (r === 1 ? " step" : " steps") + " a second"; }
+  let budget = 0, last = 0;
+  function frame(now) {
+    if (!timer) return;
+    // A stalled frame (a background tab) is worth at most a quarter of a second.
+    if (last) budget += Math.min(250, now - last) / 1000 * rate();
+    last = now;
     let p = at;
-    for (let i = perTick(); i > 0 && p < maxPos; i--) { at = p; p = stepBy(1); }
-    show(p, false);
-    timer = setTimeout(tick, delay());
+    for (; budget >= 1 && p < maxPos; budget--) p = stepBy(1, p);
+    if (p !== at) show(p, false);
+    if (at >= maxPos) { pause(); return; }
+    timer = requestAnimationFrame(frame);
   }
   function pause() {
-    if (timer) clearTimeout(timer);
+    if (timer) cancelAnimationFrame(timer);
     const was = !!timer;
     timer = null;
     play.textContent = "\u25B6 play"; play.setAttribute("aria-label", "play");
@@ -759,15 +952,29 @@ function main() {
     if (timer) { pause(); return; }
     if (at >= maxPos) show(0, false);
     play.textContent = "\u2759\u2759 pause"; play.setAttribute("aria-label", "pause");
-    timer = setTimeout(tick, 0);
+    // The first step at once, the next ones at the speed chosen.
+    budget = 1; last = 0;
+    timer = requestAnimationFrame(frame);
   }
+  function showSpeed() { speedOut.textContent = " " + rateText(); speed.setAttribute("aria-valuetext", rateText()); }
+  speed.oninput = showSpeed;
+  showSpeed();
   play.onclick = toggle;
   fwd.onclick = function () { pause(); show(stepBy(1)); };
   back.onclick = function () { pause(); show(stepBy(-1)); };
   nextPlace.onclick = function () { pause(); show(seek(traces[0].places, 1)); };
   prevPlace.onclick = function () { pause(); show(seek(traces[0].places, -1)); };
   if (nextBack) nextBack.onclick = function () { pause(); show(seek(traces[0].removes, 1)); };
-  if (nextSol) nextSol.onclick = function () { pause(); show(seek(traces[0].solutions, 1)); };
+  if (prevBack) prevBack.onclick = function () { pause(); show(seek(traces[0].removes, -1)); };
+  nextSol.onclick = function () { pause(); show(pair ? seekPairSolution(1) : seek(traces[0].solutions, 1)); };
+  prevSol.onclick = function () { pause(); show(pair ? seekPairSolution(-1) : seek(traces[0].solutions, -1)); };
+  // Presentation: the page scaled to the window for a projector, board, code and tree on one
+  // screen, the text large enough for the back of a room.
+  present.onclick = function () {
+    const on = document.body.classList.toggle("present");
+    present.setAttribute("aria-pressed", String(on));
+    window.dispatchEvent(new Event("resize"));
+  };
   pos.oninput = function () { pause(); show(Number(pos.value)); };
   goB.onclick = function () { pause(); show(Number(go.value)); };
   go.onkeydown = function (e) { if (e.key === "Enter") { pause(); show(Number(go.value)); } };
@@ -775,8 +982,10 @@ function main() {
     const tag = e.target && e.target.tagName;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (tag === "INPUT" && (e.target.type === "number" || e.target.type === "text")) return;
-    if (tag === "INPUT" && e.target.type === "range" && e.key.startsWith("Arrow")) return;
-    if (tag === "BUTTON" && (e.key === " " || e.key === "Enter")) return;
+    // Sliders keep their own keys (arrows, Home, End, Page Up and Down); Space and Enter toggle
+    // a focused checkbox and press a focused button.
+    if (tag === "INPUT" && e.target.type === "range" && /^(Arrow|Home$|End$|Page)/.test(e.key)) return;
+    if ((tag === "BUTTON" || (tag === "INPUT" && e.target.type === "checkbox")) && (e.key === " " || e.key === "Enter")) return;
     let done = true;
     switch (e.key) {
       case " ": toggle(); break;
@@ -785,7 +994,10 @@ function main() {
       case "n": nextPlace.onclick(); break;
       case "N": prevPlace.onclick(); break;
       case "b": if (nextBack) nextBack.onclick(); break;
-      case "s": if (nextSol) nextSol.onclick(); break;
+      case "B": if (prevBack) prevBack.onclick(); break;
+      case "s": nextSol.onclick(); break;
+      case "S": prevSol.onclick(); break;
+      case "p": present.onclick(); break;
       case "Home": pause(); show(0); break;
       case "End": pause(); show(maxPos); break;
       default: done = false;
@@ -793,8 +1005,9 @@ function main() {
     if (done) e.preventDefault();
   });
   function fromHash() {
-    const m = /(?:step|placement)=(\d+)/.exec(location.hash);
-    return m ? Number(m[1]) : null;
+    const m = /(?:step|placement)=([0-9.]+)/.exec(location.hash);
+    const p = m ? Math.round(Number(m[1])) : NaN;
+    return Number.isFinite(p) ? p : null;
   }
   window.addEventListener("hashchange", function () { const p = fromHash(); if (p !== null && p !== at) { pause(); show(p); } });
   traces.forEach(function (T) { players.push(Player(T, host, onJump)); });
