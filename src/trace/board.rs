@@ -1,7 +1,7 @@
 //! The board as a trace leaves it after each step: what every writer draws.
 
 use super::Event;
-use crate::algo::observe::Reason;
+use crate::observe::Reason;
 
 /// The queens on the board after the steps applied so far.
 ///
@@ -71,7 +71,7 @@ impl Board {
     /// queen gives (propagation, symmetry).
     ///
     /// ```
-    /// use nqueens::algo::observe::Reason;
+    /// use nqueens::observe::Reason;
     /// use nqueens::trace::{Board, Event};
     /// let mut board = Board::new(4);
     /// board.apply(&Event::Place { row: 0, col: 1, forced: false });

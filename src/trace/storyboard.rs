@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use super::svg::escape;
 use super::{Board, Event, Trace};
-use crate::algo::observe::Reason;
+use crate::observe::Reason;
 
 /// The most boards a storyboard holds: a page of a few MB.
 pub const MAX_BOARDS: usize = 2_000;

@@ -593,7 +593,7 @@ fn queens_come_off_last_placed_first() {
 /// board before the step that attacks the square the way the step names.
 #[test]
 fn storyboard_boards_draw_the_line_of_attack_and_are_numbered() {
-    use nqueens::algo::observe::Reason;
+    use nqueens::observe::Reason;
     let t = record(Algo::Flags, 5);
     let mut svg = Vec::new();
     trace::storyboard::write(&mut svg, &t, true, trace::storyboard::MAX_BOARDS).unwrap();
