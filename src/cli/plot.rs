@@ -211,7 +211,8 @@ pub fn svg(series: &[(&str, Vec<(usize, f64)>)], note: &str) -> anyhow::Result<S
             name: *name,
             colour,
             anchor: (x_of(last_n as f64), y_of(last_t)),
-            x: x_of(last_n as f64) + 10.0,
+            // Past the frame for the lines that reach the last N.
+            x: x_of(last_n as f64) + pad + 8.0,
             width: text_width(name, TEXT),
             y: y_of(last_t),
         });

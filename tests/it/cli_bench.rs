@@ -333,7 +333,7 @@ fn the_plot_is_readable_in_a_lesson() {
         assert_eq!(label.attr("fill"), Some(colour));
         let (end_x, end_y) = *points.last().unwrap();
         let (x, y) = (label.number("x"), label.number("y"));
-        assert!(x > end_x && x < end_x + 20.0, "{algo}: {x} after {end_x}");
+        assert!(x > end_x && x < end_x + 30.0, "{algo}: {x} after {end_x}");
         assert!((y - end_y).abs() < 17.0 * algos.len() as f64, "{algo}");
         labels.push((x, y, label.number("font-size"), algo.len()));
     }
