@@ -208,7 +208,7 @@ pub fn svg(series: &[(&str, Vec<(usize, f64)>)], note: &str) -> anyhow::Result<S
         writeln!(s, "</g>")?;
         labels.push(Label {
             series: i,
-            name: *name,
+            name,
             colour,
             anchor: (x_of(last_n as f64), y_of(last_t)),
             // Past the frame for the lines that reach the last N.
@@ -342,7 +342,7 @@ fn nudge(labels: &mut [Label], gap: f64, (top, bottom): (f64, f64)) {
 /// Draws series `i`'s marker at `(x, y)`: one of five shapes, filled for the first five series,
 /// hollow (white inside) for the next five.
 fn marker(s: &mut String, i: usize, colour: &str, x: f64, y: f64) -> std::fmt::Result {
-    let fill = if (i / MARKERS) % 2 == 0 {
+    let fill = if (i / MARKERS).is_multiple_of(2) {
         colour
     } else {
         "#ffffff"
