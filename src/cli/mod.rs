@@ -127,6 +127,10 @@ const HELP: [(&str, &str, &str); 11] = [
     ),
 ];
 
+/// What every subcommand does with its standard output (see [`stdout`]), said in its help.
+const OUTPUT_RULE: &str = "Output that cannot be written (a full disk, a closed standard \
+    output) is exit 1; a reader that stops early (`| head`) ends the command quietly, with 0.";
+
 /// The command-line definition, with examples and exit codes added to every subcommand.
 fn command() -> clap::Command {
     let mut cmd = Cli::command();
@@ -137,7 +141,7 @@ fn command() -> clap::Command {
                 .map(|h| format!("{h}\n\n"))
                 .unwrap_or_default();
             sub.after_help(format!(
-                "{before}Examples:\n{examples}\n\nExit status: {codes}."
+                "{before}Examples:\n{examples}\n\nExit status: {codes}. {OUTPUT_RULE}"
             ))
         });
     }
