@@ -308,6 +308,7 @@ fn parse_with<'a>(parse: Parser<'a>, text: &'a [u8], max_n: usize) -> Result<Pla
 /// line, `Q` or `.` a board, `{` a JSON object, `<` an SVG document, `#` a puzzle of
 /// `nqueens puzzle` (its solution is read, checked against its givens and blocked squares). A malformed record gives
 /// one `Err` and reading goes on after it; an unreadable input gives one `Err` and ends.
+/// Lines may end in `\n`, `\r\n` or a lone `\r`; text in UTF-16 gives one `Err` that says so.
 ///
 /// Memory stays bounded by what the input holds: nothing is allocated for a size the input
 /// claims (an SVG `viewBox`, a JSON `"n"`) before the queens are there, no record may hold more
@@ -320,6 +321,10 @@ fn parse_with<'a>(parse: Parser<'a>, text: &'a [u8], max_n: usize) -> Result<Pla
 /// let all: Vec<Placement> = Reader::new(text.as_bytes()).map(Result::unwrap).collect();
 /// assert_eq!(all.len(), 3);
 /// assert!(all.iter().all(Placement::is_solution));
+/// let mac: Vec<_> = Reader::new(&b"2 4 1 3\r3 1 4 2\r"[..]).collect();
+/// assert_eq!(mac.len(), 2);
+/// let utf16 = Reader::new(&b"\xFF\xFE2\0 \04\0"[..]).next().unwrap().unwrap_err();
+/// assert!(utf16.to_string().contains("UTF-16"), "{utf16}");
 /// ```
 pub struct Reader<R> {
     source: Source<LineEnds<R>>,
