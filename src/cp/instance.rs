@@ -321,7 +321,7 @@ impl Instance {
     /// ```
     pub fn read(input: impl BufRead) -> Result<Self, ParseError> {
         let mut lines = Lines {
-            input,
+            input: crate::format::LineEnds::new(input),
             number: 0,
             buf: Vec::new(),
         };
@@ -394,6 +394,12 @@ impl<R: BufRead> Lines<R> {
         }
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
+        }
+        if line == 1 && crate::format::is_utf16(&self.buf) {
+            return Err(ParseError {
+                line,
+                message: crate::format::UTF16.into(),
+            });
         }
         if line == 1 && self.buf.starts_with(crate::format::BOM) {
             self.buf.drain(..crate::format::BOM.len());

@@ -23,6 +23,7 @@ mod engine;
 mod find;
 mod fuzz_readers;
 mod gpu;
+mod hostile_more;
 mod join;
 mod ladder;
 mod placement;
