@@ -24,21 +24,13 @@ it without a copy. Arguments take any ints (numpy's too) and any sequence or arr
 from __future__ import annotations
 
 import array
-import html as _html
-import json
 import operator
 import os
-from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
-    Any,
-    Dict,
     Iterable,
     Iterator,
-    List,
-    Literal,
     Optional,
-    Sequence,
     SupportsIndex,
     Tuple,
     Union,
@@ -47,26 +39,29 @@ from typing import (
 )
 
 from . import _nqueens
+from ._complete import Completion, SolverStats, complete
+from ._complete import Instance as Instance
+from ._complete import Status as Status
 from ._count import (
     CountOptions,
     CountResult,
     CountResults,
-    PathLike as PathLike,
-    Progress as Progress,
-    ProgressBar as ProgressBar,
     ShardResult,
     count,
     merge,
     table,
 )
+from ._count import PathLike as PathLike
+from ._count import Progress as Progress
+from ._count import ProgressBar as ProgressBar
 from ._placement import Placement
+from ._puzzle import Puzzle, puzzles
+from ._trace import Step as Step
+from ._trace import Trace, trace
 
 if TYPE_CHECKING:
     import numpy
     import numpy.typing
-
-#: The outcome of ``complete``.
-Status = Literal["solved", "none", "unknown"]
 
 __version__: str = _nqueens.__version__
 
@@ -105,54 +100,6 @@ STRATEGIES: Tuple[str, ...] = tuple(_nqueens.STRATEGIES)
 #: Columns as arguments take them: any iterable of ints, numpy's included; a numpy array or an
 #: ``array.array`` of any integer type is read from one copy of its memory.
 Columns = Iterable[SupportsIndex]
-
-
-@dataclass(frozen=True)
-class SolverStats:
-    """The effort of a ``complete`` search, in the terms CP solvers report.
-
-    Attributes:
-        nodes: decisions tried (a queen put on a square by choice).
-        failures: decisions whose propagation left some row or column without a square.
-        propagations: queens placed because propagation forced them.
-        solutions: completions found.
-        restarts: times the search started over with new random tie-breaking.
-        seconds: time spent searching (not compared).
-    """
-
-    nodes: int
-    failures: int
-    propagations: int
-    solutions: int
-    restarts: int
-    seconds: float = field(compare=False)
-
-
-@dataclass(frozen=True)
-class Completion:
-    """What ``complete`` found.
-
-    Attributes:
-        status: ``"solved"`` (a completion found; with ``count=True``, the count is exact and
-            above 0), ``"none"`` (proved: no completion) or ``"unknown"`` (the node or time
-            limit came first).
-        placement: the completion, or ``None`` (always ``None`` with ``count=True``).
-        count: the completions counted with ``count=True`` (a lower bound when the status is
-            ``"unknown"``), else ``None``.
-        stats: the search's effort.
-    """
-
-    status: Status
-    placement: Optional[Placement]
-    count: Optional[int]
-    stats: SolverStats
-
-    def _repr_html_(self) -> str:
-        what = f"{self.count:,} completions" if self.count is not None else self.status
-        board = "" if self.placement is None else (self.placement._repr_svg_() or "")
-        return f"<div><p>{_html.escape(what)} ({self.stats.nodes:,} nodes)</p>{board}</div>"
-
-
 
 
 @overload
@@ -337,276 +284,3 @@ def board(columns: Columns) -> str:
     . . Q .
     """
     return _nqueens.board(columns)
-
-
-Instance = Union[str, Sequence[str], Sequence[Optional[SupportsIndex]]]
-
-
-def complete(
-    instance: Instance,
-    *,
-    blocked: Optional[Iterable[Tuple[SupportsIndex, SupportsIndex]]] = None,
-    count: bool = False,
-    seed: Optional[SupportsIndex] = None,
-    restarts: bool = True,
-    node_limit: Optional[SupportsIndex] = None,
-    time_limit: Optional[float] = None,
-) -> Completion:
-    """Extends given queens to a solution, avoiding blocked squares (a CP solver).
-
-    ``instance`` is one of:
-
-    - a list with the given queen's 0-based column in each row, or ``None`` for a free row:
-      ``[0, None, None, None, None, None, None, None]`` (a :class:`Placement` too);
-    - a list of row strings of a drawing: ``["Q...", "..x.", "....", "...."]`` (``Q`` a
-      given queen, ``x`` a blocked square, ``.`` free);
-    - a ``str`` holding a file that ``nqueens complete`` reads, in the file's own terms: a
-      board drawing; a list (first line ``N``, then ``q ROW COL`` / ``x ROW COL`` lines); or
-      a placement line. Rows and columns written in a file are 1-based, as the command line
-      writes them; only Python's lists are 0-based.
-
-    ``blocked`` adds blocked squares as 0-based ``(row, col)`` pairs. ``seed`` and
-    ``restarts`` steer the search's random tie-breaking.
-
-    Returns:
-        A :class:`Completion`: ``status`` ``"solved"``, ``"none"`` or ``"unknown"`` (a
-        ``node_limit`` or ``time_limit``, in seconds, reached first; ``None`` for no limit),
-        the ``placement`` found, or with ``count=True`` the ``count`` of completions (the
-        partial count when ``"unknown"``), and the search's ``stats``.
-
-    Raises:
-        ValueError: a malformed instance (the message names the line), queens that attack
-            each other, a queen on a blocked square, a square off the board.
-        MemoryError: the board cannot be allocated (blocked squares take a bit per square).
-        KeyboardInterrupt: Ctrl-C stops the search within milliseconds; the message says how
-            far it got.
-
-    The search runs without the GIL.
-
-    >>> import nqueens
-    >>> nqueens.complete([0, None, None, None, None, None, None, None], count=True).count
-    4
-    >>> nqueens.complete("4\\nq 1 1\\n").status      # a queen in a corner of 4x4 (1-based)
-    'none'
-    >>> c = nqueens.complete([None] * 200, node_limit=0)
-    >>> c.status, c.placement
-    ('unknown', None)
-    """
-    status, placement, found, raw = _nqueens.complete(
-        instance,
-        blocked=blocked,
-        count=count,
-        seed=seed,
-        restarts=restarts,
-        node_limit=node_limit,
-        time_limit=time_limit,
-    )
-    return Completion(
-        status,  # type: ignore[arg-type]
-        None if placement is None else Placement(placement),
-        found,
-        SolverStats(*raw),
-    )
-
-
-#: One step of a trace, as the command line's JSON trace writes it: ``step`` (from 1),
-#: ``event`` (``place``, ``reject``, ``remove``, ``dead_end``, ``solution``, ...) and its
-#: fields (``row``, ``col``, ``reason``, ``forced``, ``cols``, ``image``).
-Step = Dict[str, object]
-
-
-def _from_zero(step: Dict[str, Any]) -> Step:
-    """A step of the command line's JSON trace (rows and columns from 1) counted from 0."""
-    for key in ("row", "col"):
-        if step.get(key) is not None:
-            step[key] -= 1
-    if "cols" in step:
-        step["cols"] = [c - 1 for c in step["cols"]]
-    return step
-
-
-class Trace(Sequence[Step]):
-    """The steps of a ladder algorithm's search, from :func:`trace`: a sequence of
-    :data:`Step` dicts, the lines of ``nqueens trace N --algo A --format json`` between its
-    header and summary, with rows and columns counted from 0 like every placement of this
-    package (the command line counts them from 1, as its header's ``numbering`` says). In a
-    notebook it shows the library's player (the page of ``nqueens trace --format html``, with
-    its controls and search tree).
-
-    Attributes:
-        n: board size.
-        algo: the algorithm.
-        limit: the step limit asked for, or ``None``.
-        numbering: ``"from 0"``: how the steps count rows and columns.
-        summary: the command line's last line: ``end`` (``"complete"`` or ``"limit"``),
-            ``steps``, ``nodes``, ``checks``, ``solutions``.
-    """
-
-    def __init__(self, n: int, algo: str, limit: Optional[int], lines: List[str]) -> None:
-        self.n = n
-        self.algo = algo
-        self.limit = limit
-        self.numbering = "from 0"
-        self._steps: List[Step] = [_from_zero(json.loads(line)) for line in lines[1:-1]]
-        self.summary: Dict[str, object] = json.loads(lines[-1])
-
-    @overload
-    def __getitem__(self, i: int) -> Step: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> Sequence[Step]: ...
-
-    def __getitem__(self, i: Union[int, slice]) -> Union[Step, Sequence[Step]]:
-        return self._steps[i]
-
-    def __len__(self) -> int:
-        return len(self._steps)
-
-    @property
-    def complete(self) -> bool:
-        """``True`` if the search ended within the steps recorded."""
-        return self.summary.get("end") == "complete"
-
-    def html(self) -> str:
-        """The library's self-contained player page (at most 1,000,000 steps)."""
-        return _nqueens.trace(self.n, algo=self.algo, limit=self.limit, html=True)
-
-    def _repr_html_(self) -> str:
-        # The page in an iframe of its own, so its script and styles stay out of the notebook's.
-        page = _html.escape(self.html(), quote=True)
-        return (
-            f'<iframe srcdoc="{page}" style="width: 100%; height: 640px; border: 0" '
-            f'title="trace of {_html.escape(self.algo)} for N = {self.n}"></iframe>'
-        )
-
-    def __repr__(self) -> str:
-        return f"<Trace of {self.algo} for N = {self.n}: {len(self)} steps>"
-
-
-def trace(n: SupportsIndex, *, algo: str = "backtracking", limit: Optional[SupportsIndex] = None) -> Trace:
-    """The steps of ``algo``'s search for ``n`` (an algorithm of :data:`ALGORITHMS`), as
-    ``nqueens trace`` records them: every queen placed, every square rejected and why, every
-    dead end and back-up, every solution.
-
-    A search longer than 300,000 steps is refused unless ``limit`` asks for its first steps
-    (the notebook player holds 1,000,000). Rows and columns count from 0.
-
-    >>> import nqueens
-    >>> t = nqueens.trace(4, algo="backtracking")
-    >>> t[0]
-    {'step': 1, 'event': 'place', 'row': 0, 'col': 0, 'checks': 0}
-    >>> t.summary["solutions"], t.complete
-    (2, True)
-    >>> len(nqueens.trace(8, algo="flags", limit=100))
-    100
-    """
-    lim = None if limit is None else operator.index(limit)
-    text = _nqueens.trace(n, algo=algo, limit=lim)
-    return Trace(operator.index(n), algo, lim, text.splitlines())
-
-
-@dataclass(frozen=True)
-class Puzzle:
-    """A board with exactly one completion, from ``puzzles``. Squares and columns are 0-based.
-
-    Attributes:
-        n: the board size.
-        givens: the given queens as ``(row, col)``.
-        blocked: the blocked squares as ``(row, col)``.
-        solution: the one completion, as columns.
-        difficulty: ``"easy"`` (propagation alone solves it), ``"medium"`` (guesses, each
-            settled by propagation alone) or ``"hard"`` (nested guesses).
-        guesses: the completion solver's decisions to solve it and prove it unique.
-        depth: the most decisions on the board at once.
-        failures: decisions refuted by propagation.
-        propagations: queens forced by propagation.
-    """
-
-    n: int
-    givens: Tuple[Tuple[int, int], ...]
-    blocked: Tuple[Tuple[int, int], ...]
-    solution: Placement
-    difficulty: str
-    guesses: int
-    depth: int
-    failures: int
-    propagations: int
-
-    def drawing(self) -> str:
-        """The board: ``Q`` a given queen, ``x`` a blocked square, ``.`` free; ``complete``
-        reads it back."""
-        rows = [["."] * self.n for _ in range(self.n)]
-        for r, c in self.givens:
-            rows[r][c] = "Q"
-        for r, c in self.blocked:
-            rows[r][c] = "x"
-        return "".join(" ".join(row) + "\n" for row in rows)
-
-    def _repr_html_(self) -> str:
-        # A notebook shows the board, not the dataclass's fields.
-        return f"<pre>{self.drawing()}</pre>"
-
-    def to_dict(self) -> Dict[str, object]:
-        """Plain lists and numbers, for ``pandas.DataFrame`` or ``datasets.Dataset.from_list``."""
-        return {
-            "n": self.n,
-            "givens": [list(sq) for sq in self.givens],
-            "blocked": [list(sq) for sq in self.blocked],
-            "solution": list(self.solution),
-            "number_of_givens": len(self.givens),
-            "difficulty": self.difficulty,
-            "guesses": self.guesses,
-            "depth": self.depth,
-            "failures": self.failures,
-            "propagations": self.propagations,
-        }
-
-
-def puzzles(
-    n: SupportsIndex,
-    *,
-    count: SupportsIndex = 1,
-    seed: SupportsIndex = 0,
-    blocked: bool = False,
-    minimal: bool = False,
-    difficulty: Optional[str] = None,
-    threads: Optional[SupportsIndex] = None,
-) -> Iterator[Puzzle]:
-    """Puzzles with exactly one completion, lazily, in order (``nqueens puzzle``).
-
-    Each puzzle's uniqueness is proved by the completion solver (its completions counted with
-    a limit of 2). ``blocked``: clues may be blocked squares too; ``minimal``: taking away any
-    clue leaves more than one completion; ``difficulty``: ``"easy"``, ``"medium"`` or
-    ``"hard"`` only. The same ``seed`` gives the same puzzles for any ``threads`` (all cores
-    by default). N from 4 to 64.
-
-    >>> import nqueens
-    >>> p = next(nqueens.puzzles(8, seed=1))
-    >>> nqueens.complete(p.drawing(), count=True).count
-    1
-    >>> import pandas                                                  # doctest: +SKIP
-    >>> pandas.DataFrame(p.to_dict() for p in nqueens.puzzles(12, count=100, minimal=True))  # doctest: +SKIP
-
-    Raises:
-        ValueError: ``n`` outside 4..64, an unknown difficulty, ``threads`` 0.
-        RuntimeError: no puzzle of the difficulty asked for in 1000 tries (N = 4 has no
-            medium or hard puzzle).
-    """
-    made = _nqueens.PuzzleIter(
-        n,
-        count=count,
-        seed=seed,
-        blocked=blocked,
-        minimal=minimal,
-        difficulty=difficulty,
-        threads=threads,
-    )
-    for n_, givens, blocked_, solution, level, measures in made:
-        yield Puzzle(
-            n_,
-            tuple(givens),
-            tuple(blocked_),
-            Placement(solution),
-            level,
-            *measures,
-        )
