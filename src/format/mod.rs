@@ -68,6 +68,45 @@ pub fn write(out: &mut impl Write, placement: &Placement, format: Format) -> io:
     }
 }
 
+/// A placement too large for a drawing ([`Format::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{format} is limited to N <= {max} ({why})")]
+pub struct TooLarge {
+    /// The format: `board` or `svg`.
+    pub format: &'static str,
+    /// The largest N it draws.
+    pub max: usize,
+    /// Why.
+    pub why: &'static str,
+}
+
+impl Format {
+    /// Checks that a placement of `n` queens is worth writing in this format, the one rule of
+    /// the command line and the Python module: perm lines and JSON take any `n`; a board drawing
+    /// stops at 1000 (2 MB of text), a picture at 800 (a square would be smaller than a pixel).
+    ///
+    /// ```
+    /// use nqueens::format::Format;
+    /// assert!(Format::Perm.check(1 << 30).is_ok() && Format::Board.check(1000).is_ok());
+    /// let refused = Format::Svg.check(801).unwrap_err().to_string();
+    /// assert_eq!(refused, "svg is limited to N <= 800 (the picture is at most 800 pixels wide)");
+    /// ```
+    ///
+    /// # Errors
+    /// [`TooLarge`] for a board beyond 1000 queens or a picture beyond 800.
+    pub fn check(self, n: usize) -> Result<(), TooLarge> {
+        let (format, max, why) = match self {
+            Format::Perm | Format::Json => return Ok(()),
+            Format::Board => ("board", 1000, "a board has N x N cells"),
+            Format::Svg => ("svg", 800, "the picture is at most 800 pixels wide"),
+        };
+        if n > max {
+            return Err(TooLarge { format, max, why });
+        }
+        Ok(())
+    }
+}
+
 /// The most queens a record may hold unless [`Reader::max_n`] lowers it: columns are `u32`,
 /// the largest board `nqueens find` writes.
 pub const MAX_N: usize = u32::MAX as usize;
