@@ -50,7 +50,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             total: tally.total,
             unique: Some(tally.unique()),
             seconds: (!args.no_time).then_some(seconds),
-            by: format!("engine/{}", first.strategy),
+            by: nqueens::counter::Method::Engine(first.strategy).label(),
         })
         .context("cannot write the output")?;
     Ok(())
