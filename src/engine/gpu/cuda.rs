@@ -122,16 +122,7 @@ pub fn compile(
     defines: &[String],
     verbose: bool,
 ) -> Result<Compiled, GpuError> {
-    // Compiling needs NVRTC only, not the driver.
-    // SAFETY: this only tries to load the library by name (dlopen); no CUDA call is made.
-    if !unsafe { nvrtc_sys::is_culib_present() } {
-        return Err(GpuError::NoNvrtc);
-    }
-    let source = std::ffi::CString::new(SOURCE).expect("the kernel source has no NUL");
-    let name = c"nqueens_kernel.cu";
-    let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
     let mut options = vec![
-        format!("--gpu-architecture={arch}"),
         format!("-DNQ_BLOCK={BLOCK}"),
         format!("-DNQ_MIN_BLOCKS={MIN_BLOCKS}"),
     ];
@@ -142,6 +133,27 @@ pub fn compile(
         ));
     }
     options.extend_from_slice(defines);
+    compile_source(SOURCE, c"nqueens_kernel.cu", arch, options, verbose)
+}
+
+/// Compiles `source` (called `name` in the compiler's messages) for `arch` with NVRTC and
+/// `options` (`verbose`: with ptxas's resource report). Needs NVRTC only, no driver and no
+/// GPU.
+pub(super) fn compile_source(
+    source: &str,
+    name: &std::ffi::CStr,
+    arch: &str,
+    mut options: Vec<String>,
+    verbose: bool,
+) -> Result<Compiled, GpuError> {
+    // Compiling needs NVRTC only, not the driver.
+    // SAFETY: this only tries to load the library by name (dlopen); no CUDA call is made.
+    if !unsafe { nvrtc_sys::is_culib_present() } {
+        return Err(GpuError::NoNvrtc);
+    }
+    let source = std::ffi::CString::new(source).expect("the kernel source has no NUL");
+    let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
+    options.insert(0, format!("--gpu-architecture={arch}"));
     if verbose {
         options.push("--ptxas-options=-v".into());
     }
@@ -184,7 +196,7 @@ fn compile_error(e: nvrtc::NvrtcError) -> GpuError {
     GpuError::Compile(format!("{e:?}"))
 }
 
-fn driver_error(e: cudarc::driver::DriverError) -> GpuError {
+pub(super) fn driver_error(e: cudarc::driver::DriverError) -> GpuError {
     GpuError::Driver(e.to_string())
 }
 
@@ -373,7 +385,12 @@ impl Resources {
     /// assert_eq!((r.registers, r.shared_bytes, r.stack_bytes, r.spill_bytes), (40, 24576, 0, 4));
     /// ```
     pub fn parse(log: &str) -> Option<Resources> {
-        let entry = log.find("entry function 'nq_count'")?;
+        Resources::parse_kernel(log, "nq_count")
+    }
+
+    /// Reads the report of the kernel called `kernel` from a ptxas log; `None` if it has none.
+    pub fn parse_kernel(log: &str, kernel: &str) -> Option<Resources> {
+        let entry = log.find(&format!("entry function '{kernel}'"))?;
         let log = &log[entry..];
         let number_before = |line: &str, unit: &str| -> Option<u32> {
             let end = line.find(unit)?;
@@ -408,11 +425,18 @@ impl Resources {
     /// assert!(spills.problem().unwrap().contains("spill"));
     /// ```
     pub fn problem(&self) -> Option<String> {
+        self.problem_for(MAX_REGISTERS, BLOCK, MIN_BLOCKS)
+    }
+
+    /// Why a kernel launched in blocks of `block` threads, `min_blocks` of them per
+    /// multiprocessor (so at most `max_registers` registers a thread), would run worse than
+    /// planned, if it would: spills, or more registers than that.
+    pub fn problem_for(&self, max_registers: u32, block: u32, min_blocks: u32) -> Option<String> {
         if self.spill_bytes > 0 {
             Some(format!("{} bytes of register spills", self.spill_bytes))
-        } else if self.registers > MAX_REGISTERS {
+        } else if self.registers > max_registers {
             Some(format!(
-                "{} registers per thread, more than the {MAX_REGISTERS} that {MIN_BLOCKS} blocks of {BLOCK} threads per multiprocessor allow",
+                "{} registers per thread, more than the {max_registers} that {min_blocks} blocks of {block} threads per multiprocessor allow",
                 self.registers
             ))
         } else {

@@ -27,7 +27,9 @@
 //! this module without a GPU.
 
 pub mod cuda;
+pub mod cuda_join;
 pub mod host;
+pub mod join;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
