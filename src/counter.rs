@@ -190,8 +190,8 @@ pub enum CountError {
     /// Checkpoints and shards need the engine's task list.
     #[error("a checkpoint or a shard needs the engine, not the {0} algorithm")]
     NeedsEngine(&'static str),
-    /// The GPU counts the Backtrack strategy's tasks only.
-    #[error("the GPU counts with the engine's backtrack strategy, not {0}")]
+    /// The GPU counts the engine's strategies only.
+    #[error("the GPU counts with the engine's strategies, not {0}")]
     GpuMethod(String),
     /// The GPU does not count boards this large.
     #[error(
@@ -425,9 +425,10 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Counts on this device. The GPU (the `cuda` feature) counts the Backtrack strategy's
-    /// tasks, so checkpoints and shards are interchangeable with CPU counts; the CPU's threads
-    /// count the few tasks that need each solution inspected, and prepare the GPU's batches.
+    /// Counts on this device. The GPU (the `cuda` feature) counts the engine's tasks (the Join
+    /// strategy's from [`engine::GPU_JOIN_FROM`], the Backtrack strategy's below), so
+    /// checkpoints and shards are interchangeable with CPU counts of the same strategy; the
+    /// CPU's threads prepare the GPU's batches and count the few tasks of symmetric solutions.
     ///
     /// ```
     /// use nqueens::{counter::CountError, engine::Device, Counter};
@@ -515,9 +516,10 @@ impl<'a> Counter<'a> {
     pub fn method(&self) -> Method {
         match self.algo {
             Some(algo) => Method::Ladder(algo),
-            None if self.device == Device::Gpu => {
-                Method::Gpu(self.strategy.unwrap_or(Strategy::Backtrack))
-            }
+            None if self.device == Device::Gpu => Method::Gpu(
+                self.strategy
+                    .unwrap_or_else(|| engine::gpu_strategy(self.n)),
+            ),
             None => Method::Engine(
                 self.strategy
                     .unwrap_or_else(|| engine::fastest_strategy(self.n)),
@@ -571,15 +573,14 @@ impl<'a> Counter<'a> {
                 }
             }
             Method::Gpu(strategy) => {
-                if strategy != Strategy::Backtrack {
-                    return Err(CountError::GpuMethod(format!("the {strategy} strategy")));
-                }
                 engine::check(self.n, strategy)?;
-                if self.n > engine::GPU_MAX_N {
-                    return Err(CountError::GpuSize {
-                        n: self.n,
-                        max: engine::GPU_MAX_N,
-                    });
+                let max = engine::gpu_max_n(strategy);
+                if self.n > max {
+                    return Err(CountError::GpuSize { n: self.n, max });
+                }
+                if strategy == Strategy::Join {
+                    // The host lists the halves from the quarter lists, as the CPU join does.
+                    self.check_memory(strategy, self.thread_count())?;
                 }
                 engine::device_available(Device::Gpu)?;
             }
@@ -605,22 +606,28 @@ impl<'a> Counter<'a> {
                         estimate,
                     });
                 }
-                let need = engine::memory_estimate(self.n, strategy, threads);
-                let limit = match self.max_memory {
-                    Some(limit) => limit,
-                    None if need <= SMALL_MEMORY => u64::MAX,
-                    None => available_memory(),
-                };
-                if need > limit {
-                    return Err(CountError::Memory {
-                        n: self.n,
-                        strategy: strategy.name(),
-                        threads,
-                        need,
-                        limit,
-                    });
-                }
+                self.check_memory(strategy, threads)?;
             }
+        }
+        Ok(())
+    }
+
+    /// The engine's memory estimate for `strategy` on `threads` threads against the limit.
+    fn check_memory(&self, strategy: Strategy, threads: usize) -> Result<(), CountError> {
+        let need = engine::memory_estimate(self.n, strategy, threads);
+        let limit = match self.max_memory {
+            Some(limit) => limit,
+            None if need <= SMALL_MEMORY => u64::MAX,
+            None => available_memory(),
+        };
+        if need > limit {
+            return Err(CountError::Memory {
+                n: self.n,
+                strategy: strategy.name(),
+                threads,
+                need,
+                limit,
+            });
         }
         Ok(())
     }
@@ -689,16 +696,21 @@ impl<'a> Counter<'a> {
         threads: usize,
         started: Instant,
     ) -> Result<CountResult, CountError> {
-        // The GPU needs the Backtrack list itself, not just its `TaskSet` face.
-        let backtrack = (self.device == Device::Gpu)
+        // The GPU needs its strategy's list itself, not just its `TaskSet` face.
+        let on_gpu = |s: Strategy| self.device == Device::Gpu && strategy == s;
+        let backtrack = on_gpu(Strategy::Backtrack)
             .then(|| engine::backtrack::BacktrackTasks::new(self.n))
+            .transpose()?;
+        let join = on_gpu(Strategy::Join)
+            .then(|| engine::join::JoinTasks::new(self.n))
             .transpose()?;
         let here = self.device == Device::Cpu && self.n <= ON_THIS_THREAD;
         let boxed;
-        let tasks: &dyn TaskSet = match &backtrack {
-            Some(list) => list,
-            None if here => small_list(self.n, strategy)?,
-            None => {
+        let tasks: &dyn TaskSet = match (&backtrack, &join) {
+            (Some(list), _) => list,
+            (_, Some(list)) => list,
+            _ if here => small_list(self.n, strategy)?,
+            _ => {
                 boxed = engine::task_list(self.n, strategy)?;
                 boxed.as_ref()
             }
@@ -747,8 +759,16 @@ impl<'a> Counter<'a> {
             ),
             #[cfg(feature = "cuda")]
             Device::Gpu => {
-                let list = backtrack.as_ref().expect("made above for the GPU");
-                match engine::gpu::count_on_gpu(list, &todo, threads, stop, &on_done) {
+                let counted = match (&backtrack, &join) {
+                    (Some(list), _) => {
+                        engine::gpu::count_on_gpu(list, &todo, threads, stop, &on_done)
+                    }
+                    (_, Some(list)) => {
+                        engine::gpu::join::count_on_gpu(list, &todo, threads, stop, &on_done)
+                    }
+                    _ => unreachable!("the GPU's strategy's list is made above"),
+                };
+                match counted {
                     Ok((outcome, report)) => (Ok(outcome), Some(report)),
                     Err(e) => (Err(e), None),
                 }

@@ -11,8 +11,9 @@
 //! - [`join`]: the Join strategy: half-boards joined on their diagonals, with the counts of
 //!   rotation-symmetric solutions for the unique count ([`join::symmetric`]).
 //! - [`run`]: counts task indices on a pool of threads, reporting each finished task.
-//! - `gpu` (the `cuda` feature): counts the Backtrack strategy's tasks on an NVIDIA GPU, in
-//!   batches, reporting each finished task the same way; [`Device`] chooses it.
+//! - `gpu` (the `cuda` feature): counts the Join strategy's tasks (from [`GPU_JOIN_FROM`]) or
+//!   the Backtrack strategy's on an NVIDIA GPU, in batches, reporting each finished task the
+//!   same way; [`Device`] chooses it, [`gpu_strategy`] the strategy.
 //!
 //! Most users want [`crate::count`] or [`crate::Counter`], which put these together.
 //! - [`bounds`]: what a task's tally can be, to check numbers read from files.
@@ -357,9 +358,9 @@ pub enum Device {
     /// The CPU's cores, with either strategy.
     #[default]
     Cpu,
-    /// The first NVIDIA GPU (the `cuda` feature), with the Backtrack strategy's tasks; the
-    /// CPU's cores prepare its batches and count the symmetric solutions of the few tasks that
-    /// can have some.
+    /// The first NVIDIA GPU (the `cuda` feature), with the Join strategy's tasks from
+    /// [`GPU_JOIN_FROM`] on and the Backtrack strategy's below ([`gpu_strategy`]); the CPU's
+    /// cores prepare its batches and count the few tasks of symmetric solutions.
     Gpu,
 }
 
@@ -454,6 +455,36 @@ pub fn device_available(device: Device) -> Result<(), GpuError> {
 /// up to 2.4 million at N = 25 (47 MB), 27 million at N = 26 and 316 million at N = 27.
 pub const GPU_MAX_N: usize = 25;
 
+/// The smallest board the GPU counts with the Join strategy unless told otherwise: below it
+/// the backtracking kernel's whole count takes under 0.1 s of kernels (docs/gpu.md), and it
+/// stays the GPU's oracle for every size it counts.
+pub const GPU_JOIN_FROM: usize = 18;
+
+/// The strategy the GPU counts `n` with unless told otherwise.
+///
+/// ```
+/// use nqueens::engine::{gpu_strategy, Strategy};
+/// assert_eq!(gpu_strategy(12), Strategy::Backtrack);
+/// assert_eq!(gpu_strategy(22), Strategy::Join);
+/// ```
+pub fn gpu_strategy(n: usize) -> Strategy {
+    if n >= GPU_JOIN_FROM {
+        Strategy::Join
+    } else {
+        Strategy::Backtrack
+    }
+}
+
+/// The largest board the GPU counts with `strategy`: [`GPU_MAX_N`] for Backtrack, the join's
+/// own limit for Join (the host lists the halves, so the host's memory bounds it, as on the
+/// CPU; the GPU holds two batches, `gpu::cuda_join::device_bytes`).
+pub fn gpu_max_n(strategy: Strategy) -> usize {
+    match strategy {
+        Strategy::Backtrack => GPU_MAX_N,
+        Strategy::Join => join::MAX_N,
+    }
+}
+
 /// What a GPU count did besides counting.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GpuReport {
@@ -464,7 +495,7 @@ pub struct GpuReport {
     pub resident_threads: usize,
     /// Batches counted.
     pub batches: usize,
-    /// Work items counted.
+    /// Work items counted (the Join strategy: tiles).
     pub items: u64,
     /// Seconds the device spent in kernels.
     pub kernel_seconds: f64,
