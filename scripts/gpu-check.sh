@@ -15,9 +15,11 @@
 # 3. Every task's tally on the GPU against the CPU's, two checkpoints of one task list
 #    compared record by record: the join's at N = 16 and 18, the backtracking one's at N = 14.
 # 4. Timings, whole command, each count checked, with the time the GPU spent in kernels: the
-#    join on the GPU (the default from N = 18) at N = 20, 21 and 22, the backtracking kernel
-#    (`--strategy backtrack`) at N = 20 and 21 beside it, then the join at N = 23 with the rest
-#    of the budget as its cap (the backtracking kernel at N = 22 too with --big).
+#    join on the GPU (the default from N = 18) at N = 20 and 21, the backtracking kernel
+#    (`--strategy backtrack`) at N = 20 and 21 beside it, the join at N = 22 (capped at 300 s),
+#    then one shard of N = 23's join (1 of $N23_SHARDS, default 20: interleaved tasks, so a
+#    fair sample; its time times the shards estimates the whole) with the rest of the budget
+#    as its cap (the backtracking kernel at N = 22 too with --big).
 #    --cpu: N = 20 and 21 on all CPU cores, the same binary.
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
@@ -99,6 +101,29 @@ count() {
 }
 envs=()
 
+# timed NAME CAP ARGS...: one `nqueens` command, timed, not checked (a shard's count has no
+# published figure): its time and the GPU's line.
+timed() {
+    local name=$1 cap=$2
+    shift 2
+    if [ "$(left)" -lt "$cap" ]; then
+        note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
+        return
+    fi
+    local t0 t1 rc kernel
+    t0=$(date +%s.%N)
+    timeout "$cap" "$nq" "$@" >"$out/$name.out" 2>"$out/$name.err"
+    rc=$?
+    t1=$(date +%s.%N)
+    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$name.err")
+    if [ $rc -ne 0 ]; then
+        note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$name.err")")"
+        [ $rc -eq 124 ] || failed=1
+    else
+        note "$(printf '%-26s %9.3f s  %s' "$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$kernel")"
+    fi
+}
+
 # kernel_seconds NAME: the kernels' busy time of the first row of the table named NAME.
 kernel_seconds() {
     grep -F "$1 " "$table" | head -1 | sed -n 's/.* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p'
@@ -154,7 +179,6 @@ tasks backtrack 14 30
 cores=$(nproc)
 count "join n=20" 60 count 20 --device gpu
 count "join n=21" 90 count 21 --device gpu
-count "join n=22" 150 count 22 --device gpu
 count "gpu n=20" 60 count 20 --device gpu --strategy backtrack
 count "gpu n=21" 90 count 21 --device gpu --strategy backtrack
 if [ $cpu -eq 1 ]; then
@@ -204,10 +228,15 @@ if [ $big -eq 1 ]; then
     count "gpu n=22${best:+ $(echo "$best" | sed 's/-DNQ_//g; s/ /+/g')}" 330 count 22 --device gpu --strategy backtrack
     envs=()
 fi
-# The join at N = 23 last, with whatever the budget has left (the goal: under 6 minutes).
+# The join at N = 22, then a shard of N = 23 with whatever the budget has left.
+cap=$(($(left) - 60))
+[ $cap -gt 300 ] && cap=300
+[ $cap -lt 30 ] && cap=30
+count "join n=22" $cap count 22 --device gpu
+shards=${N23_SHARDS:-20}
 cap=$(($(left) - 5))
 [ $cap -lt 30 ] && cap=30
-count "join n=23" $cap count 23 --device gpu
+timed "join n=23 shard 1/$shards" $cap count 23 --device gpu --shard "1/$shards" --out "$out/n23-shard1.json"
 
 echo
 echo "== results ($(($(date +%s) - start)) s; logs in $out)"

@@ -263,3 +263,27 @@ fn a_stopped_run_reports_its_finished_batches_and_resumes_exactly() {
     let sum: Tally = first.values().chain(second.values()).copied().sum();
     assert_eq!((sum.total, sum.unique()), (14772512, 1846955));
 }
+
+#[test]
+fn the_gpu_counts_with_the_join_from_its_threshold_and_backtracks_below() {
+    use nqueens::counter::Method;
+    use nqueens::engine::{Device, GPU_JOIN_FROM, Strategy};
+    let on_gpu = |n: usize| nqueens::Counter::new(n).device(Device::Gpu).method();
+    assert_eq!(on_gpu(GPU_JOIN_FROM), Method::Gpu(Strategy::Join));
+    assert_eq!(on_gpu(23), Method::Gpu(Strategy::Join));
+    assert_eq!(on_gpu(GPU_JOIN_FROM - 1), Method::Gpu(Strategy::Backtrack));
+    // Either strategy when asked; the backtracking kernel only to its own limit.
+    let asked = nqueens::Counter::new(12)
+        .device(Device::Gpu)
+        .strategy(Strategy::Join);
+    assert_eq!(asked.method(), Method::Gpu(Strategy::Join));
+    let too_large = nqueens::Counter::new(26)
+        .device(Device::Gpu)
+        .strategy(Strategy::Backtrack)
+        .check()
+        .unwrap_err();
+    assert!(
+        too_large.to_string().contains("from 1 to 25"),
+        "{too_large}"
+    );
+}

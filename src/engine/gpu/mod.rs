@@ -1,6 +1,7 @@
-//! Counting on an NVIDIA GPU: the Backtrack strategy's tasks, in batches.
+//! Counting on an NVIDIA GPU: the Backtrack strategy's tasks, in batches (this module), or
+//! the Join strategy's ([`join`]: the host lists each join's halves, the GPU counts the pairs).
 //!
-//! The GPU counts the same numbered tasks as the CPU ([`BacktrackTasks`]), so progress,
+//! For the backtracking kernel, the GPU counts the same numbered tasks as the CPU ([`BacktrackTasks`]), so progress,
 //! checkpoints, shards and `merge` work unchanged, and a shard counted on a GPU merges with
 //! shards counted on CPUs. What changes is how a task is counted:
 //!
