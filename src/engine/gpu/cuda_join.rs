@@ -10,7 +10,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 
 use super::cuda::{self, Compiled, driver_error};
-use super::join::{GROUPS, JoinBackend, JoinBatch, TILE_RECORD};
+use super::join::{GROUPS, JoinBackend, JoinBatch};
 use super::{Collected, GpuError};
 
 /// The join kernel's source, compiled by NVRTC at run time (and by the host compiler for the
@@ -32,23 +32,21 @@ pub const MIN_BLOCKS: u32 = 4;
 /// ```
 pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 
-/// The most packed words a batch holds, unless one task has more: 1 GiB of words.
-pub const MAX_BATCH_WORDS: usize = 1 << 27;
+/// Bytes of words and tiles at which a batch stops taking tasks: 1 GiB. The group of tasks
+/// added last may take it past that, about to twice as much (groups double as a batch grows).
+pub const MAX_BATCH_BYTES: usize = 1 << 30;
 
-/// Device memory two batches in flight may take: their words, tiles (at most one per
-/// [`GROUPS`] * 32 stored words, and one more per term) and sums, with a margin for the
-/// module and the streams.
+/// Device memory reserved for two batches in flight, each up to twice [`MAX_BATCH_BYTES`],
+/// with a margin for the module and the streams: what [`CudaJoin::new`] asks to be free. A
+/// batch larger still (one task of more than 2 GiB of words, past N = 26) fails to allocate:
+/// one error line, the tasks reported before it exact.
 ///
 /// ```
 /// let bytes = nqueens::engine::gpu::cuda_join::device_bytes();
-/// assert!(bytes > 2 << 30 && bytes < 4 << 30);
+/// assert!(bytes > 4 << 30 && bytes < 5 << 30);
 /// ```
 pub fn device_bytes() -> u64 {
-    let words = MAX_BATCH_WORDS as u64;
-    // A term has at least one stored word: at most one tile per word, if all are tiny.
-    let tiles = words / 2;
-    let per_batch = words * 8 + tiles * (TILE_RECORD as u64 * 4 + 8);
-    2 * per_batch + (256 << 20)
+    2 * 2 * MAX_BATCH_BYTES as u64 + (256 << 20)
 }
 
 /// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with `chunks` chunks of 5 bits (see

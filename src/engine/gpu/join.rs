@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::cuda_join::{CudaJoin, MAX_BATCH_WORDS};
+use super::cuda_join::{CudaJoin, MAX_BATCH_BYTES};
 use super::{BATCH_SECONDS, Collected, Report};
 use crate::engine::join::{JoinHalves, JoinTasks};
 use crate::engine::run::{Outcome, RunError};
@@ -236,6 +236,11 @@ impl JoinBatch {
             "a batch's words are indexed by 32 bits"
         );
         Some(batch)
+    }
+
+    /// Bytes of the words and tiles that go to the device.
+    pub fn bytes(&self) -> usize {
+        8 * self.words.len() + 4 * self.tiles.len()
     }
 
     /// The number of tiles.
@@ -478,7 +483,7 @@ fn batches<E: Send>(
 }
 
 /// The next batch: tasks from the front of `todo` until about `target_pairs` pair tests or
-/// [`MAX_BATCH_WORDS`] words, in groups that double as they go (tasks differ a lot in size);
+/// [`MAX_BATCH_BYTES`], in groups that double as they go (tasks differ a lot in size);
 /// `None` if `stop` was set.
 fn next_batch(
     tasks: &JoinTasks,
@@ -489,7 +494,7 @@ fn next_batch(
     let mut batch = JoinBatch::default();
     let mut taken = 0;
     let mut group = rayon::current_num_threads().max(1);
-    while taken < todo.len() && batch.pairs < target_pairs && batch.words.len() < MAX_BATCH_WORDS {
+    while taken < todo.len() && batch.pairs < target_pairs && batch.bytes() < MAX_BATCH_BYTES {
         let end = (taken + group).min(todo.len());
         let more = JoinBatch::of(tasks, &todo[taken..end], stop)?;
         batch.append(more);
