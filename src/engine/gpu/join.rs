@@ -199,7 +199,7 @@ impl Part {
 }
 
 impl JoinBatch {
-    /// The batch of main tasks `todo` (below [`JoinTasks::main_len`]), listed on the current
+    /// The batch of main tasks `todo` (the first tasks of the list), listed on the current
     /// rayon pool; `None` if `stop` was set first.
     pub fn of(tasks: &JoinTasks, todo: &[usize], stop: &AtomicBool) -> Option<JoinBatch> {
         let long = tasks.long_diagonal_bits();

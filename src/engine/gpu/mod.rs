@@ -249,8 +249,8 @@ pub struct Collected {
 }
 
 /// Counts the tasks `todo` of `tasks` on `backend`, in work items of at most `remaining` free
-/// rows (what the backend was made for; [`remaining`] for the board), as [`run::count_tasks`]
-/// does on the CPU: `on_done` once per finished task, and `stop` ends the run within about a
+/// rows (what the backend was made for; [`remaining`] for the board), as
+/// [`run::count_tasks`](super::run::count_tasks) does on the CPU: `on_done` once per finished task, and `stop` ends the run within about a
 /// batch, reporting the batches under way.
 ///
 /// The backend counts every task's completions. For the tasks whose constellation a rotation
