@@ -36,7 +36,8 @@ import nqueens
         # The module CI builds has no GPU support; a GPU build without a GPU says what is missing.
         ((12,), {"device": "gpu"}, ValueError, "GPU support|NVIDIA driver|NVRTC|sees no GPU"),
         ((12,), {"device": "tpu"}, ValueError, 'unknown device "tpu"'),
-        ((12,), {"device": "gpu", "strategy": "join"}, ValueError, "backtrack strategy, not the join"),
+        ((12,), {"device": "gpu", "strategy": "join"}, ValueError, "GPU support|NVIDIA driver|NVRTC|sees no GPU"),
+        ((26,), {"device": "gpu", "strategy": "backtrack"}, ValueError, "the GPU counts N from 1 to 25, not 26"),
         ((12,), {"device": "gpu", "algo": "flags"}, ValueError, "not the flags algorithm"),
         ((8,), {"thread": 2}, TypeError, r"count\(\) got an unexpected keyword argument 'thread'"),
         ((range(4, 6),), {"shard": (0, 2)}, ValueError, "shard takes a single N"),

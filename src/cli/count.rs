@@ -37,8 +37,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     strategy: Option<Strategy>,
     /// Count on this device: `gpu` is the first NVIDIA GPU (a build with `--features cuda`, the
-    /// NVIDIA driver and NVRTC), with the backtrack strategy's tasks, so its checkpoints and
-    /// shards mix with CPU ones.
+    /// NVIDIA driver and NVRTC), with the engine's tasks (the join strategy's from N = 18, the
+    /// backtrack strategy's below), so its checkpoints and shards mix with CPU ones.
     #[arg(long, value_enum, default_value = "cpu", conflicts_with = "algo")]
     device: Device,
     /// Threads to count on, at most one per core [default: all cores].

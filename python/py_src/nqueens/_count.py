@@ -310,9 +310,10 @@ def count(
             default the memory available now.
         checkpoint: a file in which finished tasks are recorded; a count started again with
             the same file resumes where the last one stopped (engine only).
-        device: ``"cpu"``, or ``"gpu"`` to count the backtrack strategy's tasks on the first
-            NVIDIA GPU (a module built with the ``cuda`` feature, the NVIDIA driver and NVRTC;
-            otherwise ``ValueError`` says which is missing). Checkpoints mix with CPU counts.
+        device: ``"cpu"``, or ``"gpu"`` to count the engine's tasks (the join strategy's from
+            N = 18, the backtrack strategy's below) on the first NVIDIA GPU (a module built
+            with the ``cuda`` feature, the NVIDIA driver and NVRTC; otherwise ``ValueError``
+            says which is missing). Checkpoints mix with CPU counts of the same strategy.
         shard: ``(i, k)``, 0-based: count only shard ``i`` of ``k`` (the tasks ``t`` with
             ``t % k == i``) and return a :class:`ShardResult` for :func:`merge` (engine only).
         long: start a count estimated to take more than a week (``count(25)`` and up on a few
