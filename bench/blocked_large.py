@@ -150,9 +150,13 @@ def compare(args):
                         sys.exit(f"{key}: the solvers disagree ({a} vs {b})")
                     rows.append((n, m, seed, a, ta, b, tb))
                     answer = word(a if a is not None else b)
-                    mine = secs(ta) if a is not None else f"not decided in {args.limit:.0f} s"
+                    # A run that gave up shows the CPU time it had within its wall-clock limit:
+                    # on a loaded machine that is much less than the limit.
+                    mine = (secs(ta) if a is not None
+                            else f"not decided ({secs(ta)} CPU in {args.limit:.0f} s)")
                     theirs = (secs(tb) if b is not None
-                              else f"not decided in {limit_b:.0f} s" if limit_b else "-")
+                              else f"not decided ({secs(tb)} CPU in {limit_b:.0f} s)" if limit_b
+                              else "-")
                     ratio = f"{tb / ta:.1f}x" if a is not None and b is not None else "-"
                     print(f"| {n} | {m} | {seed} | {answer} | {mine} | {sa.get('nodes', '')} "
                           f"| {sa.get('failures', '')} | {sa.get('restarts', '')} | {theirs} "
