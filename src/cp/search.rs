@@ -187,6 +187,9 @@ impl<'s> Solver<'s> {
     /// inst.block(0, 0).unwrap();
     /// assert!(Solver::try_new(&inst, Default::default()).is_ok());
     /// ```
+    ///
+    /// # Errors
+    /// [`OutOfMemory`] if the solver's board and trail cannot be allocated.
     pub fn try_new(instance: &Instance, options: Options) -> Result<Self, OutOfMemory> {
         let n = instance.n();
         let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
@@ -213,6 +216,7 @@ impl<'s> Solver<'s> {
     /// let mut solver = Solver::new(&Instance::new(20), Default::default()).stop_when(&stop);
     /// assert_eq!(solver.count().1, Status::Interrupted);
     /// ```
+    #[must_use]
     pub fn stop_when(mut self, flag: &'s AtomicBool) -> Solver<'s> {
         self.stop = flag;
         self

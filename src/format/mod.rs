@@ -59,6 +59,9 @@ pub enum Format {
 ///     "2 4 1 3\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n"
 /// );
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, placement: &Placement, format: Format) -> io::Result<()> {
     match format {
         Format::Board => board::write(out, placement),
@@ -408,6 +411,7 @@ impl<R: BufRead> Reader<R> {
     /// let mut r = Reader::new(&b"1 3 5 2 4\n"[..]).max_n(4);
     /// assert_eq!(r.next().unwrap().unwrap_err().to_string(), "line 1: more than 4 columns");
     /// ```
+    #[must_use]
     pub fn max_n(mut self, max_n: usize) -> Self {
         self.max_n = max_n.min(MAX_N);
         self
