@@ -60,7 +60,7 @@ fn header_line(header: &Header) -> String {
 /// Why a checkpoint cannot be used.
 ///
 /// ```
-/// use nqueens::engine::strategy::{task_list, Strategy};
+/// use nqueens::engine::{strategy::task_list, Strategy};
 /// use nqueens::engine::tasks::{checkpoint::{Header, Journal}, shard::Slice};
 /// let h = Header::new(task_list(8, Strategy::Backtrack).unwrap().as_ref(), Slice::ALL);
 /// let Err(err) = Journal::open(std::path::Path::new("/dev/null"), &h) else { panic!() };
@@ -156,7 +156,7 @@ pub enum CheckpointError {
 /// once a second, so no counting thread ever waits for the disk.
 ///
 /// ```
-/// use nqueens::engine::strategy::{task_list, Strategy};
+/// use nqueens::engine::{strategy::task_list, Strategy};
 /// use nqueens::engine::tasks::{checkpoint::{Header, Journal}, shard::Slice};
 /// use nqueens::engine::TaskSet;
 /// let tasks = task_list(8, Strategy::Backtrack).unwrap();
