@@ -1,11 +1,12 @@
 //! Benchmarks of the propagation solver: enumeration (the `n <= 64` word board), one solution
 //! for a large board (the counter board), completing half of a solution, and deciding hard
-//! blocked boards (one with a completion, one without).
+//! blocked boards (one with a completion, one without), and the search rate on the double-word
+//! board at N = 80, 100 and 128 (boards near each size's transition, a fixed number of nodes).
 //!
 //! `cargo bench --bench cp`. The comparison with OR-Tools is `bench/ortools_compare.py`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use nqueens::cp::{Instance, Options, Solver};
+use nqueens::cp::{Instance, Options, Solver, blocked_board};
 
 fn count(c: &mut Criterion) {
     let mut group = c.benchmark_group("cp/count");
@@ -67,5 +68,23 @@ fn blocked(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, count, find, complete, blocked);
+fn blocked_wide(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cp/blocked_wide_20k_nodes");
+    group.sample_size(10);
+    // Near each size's phase transition (docs/completion.md), where the search runs long:
+    // a node limit makes each run the same fixed amount of search.
+    for (n, m) in [(80, 5800), (100, 9250), (128, 15350)] {
+        let inst = blocked_board(n, m, 1, 0);
+        let options = Options {
+            node_limit: Some(20_000),
+            ..Default::default()
+        };
+        group.bench_with_input(BenchmarkId::from_parameter(n), &inst, |b, inst| {
+            b.iter(|| Solver::new(inst, options).find())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, count, find, complete, blocked, blocked_wide);
 criterion_main!(benches);

@@ -1,53 +1,93 @@
-//! Compiles the GPU kernel with NVRTC (no driver, no GPU needed) and checks ptxas's report:
-//! fails on register spills or on more registers than the launch configuration allows.
-//! CI runs it for Hopper with NVRTC from the Python package index:
+//! Compiles every GPU kernel with NVRTC (no driver, no GPU needed) and checks ptxas's report:
+//! fails on register spills or on more registers than each kernel's launch configuration
+//! allows. CI runs it for Hopper with NVRTC from the Python package index:
 //!
 //! ```text
 //! cargo run --features cuda --example gpu_kernel -- sm_90 [CUBIN]
 //! ```
 //!
-//! With a second argument it also writes the machine code there, to read with
-//! `nvdisasm -c CUBIN` or `cuobjdump -sass CUBIN`. `NQUEENS_GPU_DEFINES` sets the kernel's
+//! The kernels: `nq_count` (the backtracking search, at its largest items) and `nq_join` (the
+//! join's pair count, for each number of chunks the join's boards need: 8 from N = 17 to 23,
+//! 9 at N = 24 and 25, 10 at N = 26). With a second argument it also writes the machine code
+//! there, to read with `nvdisasm -c` or `cuobjdump -sass`: the backtracking kernel to `CUBIN`,
+//! the join's to `CUBIN.join<chunks>`. `NQUEENS_GPU_DEFINES` sets the backtracking kernel's
 //! switches, as for a count.
 use nqueens::engine::device::gpu::cuda::{self, Resources};
+use nqueens::engine::device::gpu::cuda_join;
 
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90".into());
+    let cubin_path = std::env::args().nth(2);
+    let mut failed = false;
     // The largest items, so the most shared memory: the configuration that must fit; with the
     // switches of NQUEENS_GPU_DEFINES, if any.
     let remaining = nqueens::engine::device::gpu::MAX_REMAINING;
     let defines = std::env::var("NQUEENS_GPU_DEFINES").unwrap_or_default();
-    let compiled = match cuda::tuning_defines(&defines, remaining)
-        .and_then(|defines| cuda::compile(&arch, remaining, &defines, true))
-    {
+    let compiled = cuda::tuning_defines(&defines, remaining)
+        .and_then(|defines| cuda::compile(&arch, remaining, &defines, true));
+    failed |= report(
+        "nq_count",
+        &arch,
+        compiled,
+        cubin_path.clone(),
+        (cuda::MAX_REGISTERS, cuda::BLOCK, cuda::MIN_BLOCKS),
+    );
+    for chunks in [8, 9, 10] {
+        failed |= report(
+            "nq_join",
+            &arch,
+            cuda_join::compile(&arch, chunks, true),
+            cubin_path.as_ref().map(|p| format!("{p}.join{chunks}")),
+            (
+                cuda_join::MAX_REGISTERS,
+                cuda_join::BLOCK,
+                cuda_join::MIN_BLOCKS,
+            ),
+        );
+    }
+    if failed {
+        std::process::exit(1);
+    }
+}
+
+/// Prints one kernel's report and writes its machine code to `cubin` if asked; `true` if it
+/// failed: no compile (which exits at once, with 2), no report, or a problem in it.
+fn report(
+    kernel: &str,
+    arch: &str,
+    compiled: Result<cuda::Compiled, nqueens::engine::device::GpuError>,
+    cubin: Option<String>,
+    (max_registers, block, min_blocks): (u32, u32, u32),
+) -> bool {
+    let compiled = match compiled {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("error: {kernel}: {e}");
             std::process::exit(2);
         }
     };
     print!("{}", compiled.log);
-    let Some(r) = Resources::parse(&compiled.log) else {
-        eprintln!("error: no resource report for nq_count in the compiler's log");
-        std::process::exit(1);
+    let Some(r) = Resources::parse_kernel(&compiled.log, kernel) else {
+        eprintln!("error: no resource report for {kernel} in the compiler's log");
+        return true;
     };
     println!(
-        "nq_count for {arch}: {} registers (at most {}), {} bytes shared per block, {} bytes stack, {} bytes spilled; {} bytes of machine code",
+        "{kernel} for {arch}: {} registers (at most {max_registers}), {} bytes shared per block, {} bytes stack, {} bytes spilled; {} bytes of machine code",
         r.registers,
-        cuda::MAX_REGISTERS,
         r.shared_bytes,
         r.stack_bytes,
         r.spill_bytes,
         compiled.cubin.len()
     );
-    if let Some(path) = std::env::args().nth(2)
+    if let Some(path) = cubin
         && let Err(e) = std::fs::write(&path, &compiled.cubin)
     {
         eprintln!("error: cannot write {path}: {e}");
-        std::process::exit(1);
+        return true;
     }
-    if let Some(problem) = r.problem() {
-        eprintln!("error: the kernel has {problem}");
-        std::process::exit(1);
+    if let Some(problem) = r.problem_for(max_registers, block, min_blocks) {
+        eprintln!("error: {kernel} has {problem}");
+        return true;
     }
+    false
 }

@@ -9,18 +9,23 @@
 # --example gpu_kernel`. It needs the NVIDIA driver and NVRTC (found through ldconfig, or
 # looked for under /usr/local and /opt), no network.
 #
-# 1. The kernel compiled for the GPU's architecture, with ptxas's register and spill report.
-# 2. N = 4..20 counted on the GPU, every total and unique checked against data/counts.tsv.
-# 3. N = 14 and 16: every task's tally on the GPU against the CPU engine's (two checkpoints
-#    of the backtrack strategy's task list, compared record by record).
-# 4. N = 20 and 21 on the GPU, whole command, each checked, with the time the GPU spent in
-#    kernels; N = 22 last, with the fastest kernel found and the rest of the budget as its cap
-#    (N = 23 too with --big).
+# 1. Every kernel compiled for the GPU's architecture, with ptxas's register and spill report.
+# 2. N = 4..20 counted on the GPU with the join (`--strategy join`), and N = 4..17 with the
+#    backtracking kernel, every total and unique checked against data/counts.tsv.
+# 3. Every task's tally on the GPU against the CPU's, two checkpoints of one task list
+#    compared record by record: the join's at N = 16 and 18, the backtracking one's at N = 14.
+# 4. Timings, whole command, each count checked, with the time the GPU spent in kernels: the
+#    join on the GPU (the default from N = 18) at N = 20 and 21, the backtracking kernel
+#    (`--strategy backtrack`) at N = 20 and 21 beside it, the join at N = 22 (capped at 300 s),
+#    then one shard of N = 23's join (1 of $N23_SHARDS, default 20: interleaved tasks, so a
+#    fair sample; its time times the shards estimates the whole) with the rest of the budget
+#    as its cap (the backtracking kernel at N = 22 too with --big).
 #    --cpu: N = 20 and 21 on all CPU cores, the same binary.
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
-#    --tune: N = 20 and 21 with items of 11 to 15 free rows (or the numbers in $TUNE_ROWS;
-#    NQUEENS_GPU_REMAINING).
-#    --variants: N = 20 with each set of kernel switches in $VARIANTS (NQUEENS_GPU_DEFINES
+#    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
+#    numbers in $TUNE_ROWS; NQUEENS_GPU_REMAINING).
+#    --variants: the backtracking kernel at N = 20 with each set of switches in $VARIANTS
+#    (NQUEENS_GPU_DEFINES
 #    values separated by ';', for example "-DNQ_MIN_BLOCKS=6;-DNQ_REMAINING=15"), then N = 21
 #    with the fastest, if one beat the default by 3% or more.
 # Every step has a time cap and is skipped when the budget (default 540 s) has too little left
@@ -96,6 +101,29 @@ count() {
 }
 envs=()
 
+# timed NAME CAP ARGS...: one `nqueens` command, timed, not checked (a shard's count has no
+# published figure): its time and the GPU's line.
+timed() {
+    local name=$1 cap=$2
+    shift 2
+    if [ "$(left)" -lt "$cap" ]; then
+        note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
+        return
+    fi
+    local t0 t1 rc kernel
+    t0=$(date +%s.%N)
+    timeout "$cap" "$nq" "$@" >"$out/$name.out" 2>"$out/$name.err"
+    rc=$?
+    t1=$(date +%s.%N)
+    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$name.err")
+    if [ $rc -ne 0 ]; then
+        note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$name.err")")"
+        [ $rc -eq 124 ] || failed=1
+    else
+        note "$(printf '%-26s %9.3f s  %s' "$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$kernel")"
+    fi
+}
+
 # kernel_seconds NAME: the kernels' busy time of the first row of the table named NAME.
 kernel_seconds() {
     grep -F "$1 " "$table" | head -1 | sed -n 's/.* \([0-9.]*\) of [0-9.]* s in kernels$/\1/p'
@@ -109,7 +137,7 @@ note "== LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
 arch=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)
 [ "$arch" = sm_ ] && arch=sm_90
 "$bin/examples/gpu_kernel" "$arch" >"$out/kernel.txt" 2>&1 || failed=1
-note "== $(tail -1 "$out/kernel.txt")"
+grep " for sm_" "$out/kernel.txt" | while read -r line; do note "== $line"; done
 
 if ! "$nq" count 8 --device gpu >/dev/null 2>"$out/probe.err"; then
     note "== the GPU cannot count here: $(cat "$out/probe.err")"
@@ -117,29 +145,42 @@ if ! "$nq" count 8 --device gpu >/dev/null 2>"$out/probe.err"; then
     exit 1
 fi
 
-# 2. Every N from 4 to 20.
+# 2. Every N from 4 to 20 with the join on the GPU, and to 17 with the backtracking kernel.
 for n in $(seq 4 20); do
-    count "gpu n=$n" 60 count "$n" --device gpu
+    count "join n=$n" 60 count "$n" --device gpu --strategy join
+done
+for n in $(seq 4 17); do
+    count "gpu n=$n" 60 count "$n" --device gpu --strategy backtrack
 done
 
-# 3. Every task's tally, GPU against CPU.
-for n in 14 16; do
-    rm -f "$out/gpu$n.ck" "$out/cpu$n.ck"
-    "$nq" count "$n" --device gpu --checkpoint "$out/gpu$n.ck" --no-time >/dev/null 2>"$out/gpu$n.ck.err"
-    "$nq" count "$n" --strategy backtrack --checkpoint "$out/cpu$n.ck" --no-time >/dev/null 2>&1
-    records=$(($(wc -l <"$out/cpu$n.ck") - 1))
-    if [ "$records" -gt 0 ] && cmp -s <(sort -n "$out/gpu$n.ck") <(sort -n "$out/cpu$n.ck"); then
-        note "$(printf '%-26s ok: all %s tasks equal' "tasks n=$n" "$records")"
+# 3. Every task's tally, GPU against CPU: tasks STRATEGY N CAP.
+tasks() {
+    local strategy=$1 n=$2 cap=$3 name="tasks $1 n=$2" records
+    if [ "$(left)" -lt $((2 * cap)) ]; then
+        note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
+        return
+    fi
+    rm -f "$out/gpu-$strategy$n.ck" "$out/cpu-$strategy$n.ck"
+    timeout "$cap" "$nq" count "$n" --device gpu --strategy "$strategy" --checkpoint "$out/gpu-$strategy$n.ck" --no-time >/dev/null 2>"$out/gpu-$strategy$n.ck.err"
+    timeout "$cap" "$nq" count "$n" --strategy "$strategy" --checkpoint "$out/cpu-$strategy$n.ck" --no-time >/dev/null 2>&1
+    records=$(($(wc -l <"$out/cpu-$strategy$n.ck") - 1))
+    if [ "$records" -gt 0 ] && cmp -s <(sort -n "$out/gpu-$strategy$n.ck") <(sort -n "$out/cpu-$strategy$n.ck"); then
+        note "$(printf '%-26s ok: all %s tasks equal' "$name" "$records")"
     else
-        note "$(printf '%-26s DIFFER: %s' "tasks n=$n" "$(diff <(sort -n "$out/gpu$n.ck") <(sort -n "$out/cpu$n.ck") | head -3 | tr '\n' ' ')")"
+        note "$(printf '%-26s DIFFER: %s' "$name" "$(diff <(sort -n "$out/gpu-$strategy$n.ck") <(sort -n "$out/cpu-$strategy$n.ck") | head -3 | tr '\n' ' ')")"
         failed=1
     fi
-done
+}
+tasks join 16 30
+tasks join 18 60
+tasks backtrack 14 30
 
-# 4. Timings.
+# 4. Timings: the join on the GPU, the backtracking kernel beside it.
 cores=$(nproc)
-count "gpu n=20" 60 count 20 --device gpu
-count "gpu n=21" 90 count 21 --device gpu
+count "join n=20" 60 count 20 --device gpu
+count "join n=21" 90 count 21 --device gpu
+count "gpu n=20" 60 count 20 --device gpu --strategy backtrack
+count "gpu n=21" 90 count 21 --device gpu --strategy backtrack
 if [ $cpu -eq 1 ]; then
     count "cpu n=20 -j $cores" 60 count 20 -j "$cores"
     count "cpu n=21 -j $cores" 120 count 21 -j "$cores"
@@ -147,8 +188,8 @@ fi
 if [ $tune -eq 1 ]; then
     for r in ${TUNE_ROWS:-11 12 13 14 15}; do
         envs=("NQUEENS_GPU_REMAINING=$r")
-        count "gpu n=20 rows=$r" 30 count 20 --device gpu
-        count "gpu n=21 rows=$r" 40 count 21 --device gpu
+        count "gpu n=20 rows=$r" 30 count 20 --device gpu --strategy backtrack
+        count "gpu n=21 rows=$r" 40 count 21 --device gpu --strategy backtrack
     done
     envs=()
 fi
@@ -162,7 +203,7 @@ if [ $variants -eq 1 ]; then
         [ -n "$defines" ] || continue
         envs=("NQUEENS_GPU_DEFINES=$defines")
         name="gpu n=20 $(echo "$defines" | sed 's/-DNQ_//g; s/ /+/g')"
-        count "$name" 30 count 20 --device gpu
+        count "$name" 30 count 20 --device gpu --strategy backtrack
         kernel=$(kernel_seconds "$name")
         if [ -n "$kernel" ] && [ -n "$best_kernel" ] &&
             awk -v a="$kernel" -v b="$best_kernel" 'BEGIN { exit !(a < 0.97 * b) }'; then
@@ -172,7 +213,7 @@ if [ $variants -eq 1 ]; then
     done
     if [ -n "$best" ]; then
         envs=("NQUEENS_GPU_DEFINES=$best")
-        count "gpu n=21 $(echo "$best" | sed 's/-DNQ_//g; s/ /+/g')" 60 count 21 --device gpu
+        count "gpu n=21 $(echo "$best" | sed 's/-DNQ_//g; s/ /+/g')" 60 count 21 --device gpu --strategy backtrack
     fi
     envs=()
 fi
@@ -181,13 +222,21 @@ if [ $scaling -eq 1 ]; then
         count "cpu n=20 -j $j" $((120 / j + 30)) count 20 -j "$j"
     done
 fi
-# N = 22 last, with the fastest kernel found and whatever the budget has left.
-[ -n "$best" ] && envs=("NQUEENS_GPU_DEFINES=$best")
+# The backtracking kernel at N = 22 with --big, with the fastest switches found.
+if [ $big -eq 1 ]; then
+    [ -n "$best" ] && envs=("NQUEENS_GPU_DEFINES=$best")
+    count "gpu n=22${best:+ $(echo "$best" | sed 's/-DNQ_//g; s/ /+/g')}" 330 count 22 --device gpu --strategy backtrack
+    envs=()
+fi
+# The join at N = 22, then a shard of N = 23 with whatever the budget has left.
+cap=$(($(left) - 60))
+[ $cap -gt 300 ] && cap=300
+[ $cap -lt 30 ] && cap=30
+count "join n=22" $cap count 22 --device gpu
+shards=${N23_SHARDS:-20}
 cap=$(($(left) - 5))
 [ $cap -lt 30 ] && cap=30
-count "gpu n=22${best:+ $(echo "$best" | sed 's/-DNQ_//g; s/ /+/g')}" $cap count 22 --device gpu
-envs=()
-[ $big -eq 1 ] && count "gpu n=23" 420 count 23 --device gpu
+timed "join n=23 shard 1/$shards" $cap count 23 --device gpu --shard "1/$shards" --out "$out/n23-shard1.json"
 
 echo
 echo "== results ($(($(date +%s) - start)) s; logs in $out)"

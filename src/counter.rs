@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use crate::algo::{Algo, AlgoError};
 use crate::engine::count::{self, Failure, Job};
 use crate::engine::cpu::{Isa, IsaError};
-use crate::engine::device::{self, Refusal, Runner};
+use crate::engine::device::{self, Runner};
 use crate::engine::device::{GpuError, GpuReport};
 use crate::engine::strategy;
 use crate::engine::tasks::checkpoint::CheckpointError;
@@ -165,8 +165,8 @@ pub enum CountError {
     /// Checkpoints and shards need the engine's task list.
     #[error("a checkpoint or a shard needs the engine, not the {0} algorithm")]
     NeedsEngine(&'static str),
-    /// The GPU counts the Backtrack strategy's tasks only.
-    #[error("the GPU counts with the engine's backtrack strategy, not {0}")]
+    /// The GPU counts the engine's strategies only.
+    #[error("the GPU counts with the engine's strategies, not {0}")]
     GpuMethod(String),
     /// The GPU does not count boards this large.
     #[error(
@@ -401,9 +401,10 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Counts on this device. The GPU (the `cuda` feature) counts the Backtrack strategy's
-    /// tasks, so checkpoints and shards are interchangeable with CPU counts; the CPU's threads
-    /// count the few tasks that need each solution inspected, and prepare the GPU's batches.
+    /// Counts on this device. The GPU (the `cuda` feature) counts the engine's tasks (the Join
+    /// strategy's from [`GPU_JOIN_FROM`](device::GPU_JOIN_FROM), the Backtrack strategy's below), so
+    /// checkpoints and shards are interchangeable with CPU counts of the same strategy; the
+    /// CPU's threads prepare the GPU's batches and count the few tasks of symmetric solutions.
     ///
     /// ```
     /// use nqueens::{counter::CountError, engine::Device, Counter};
@@ -573,15 +574,15 @@ impl<'a> Counter<'a> {
                 }
             }
             Method::Gpu(strategy) => {
-                match device::refusal(self.device, strategy, self.n) {
-                    Some(Refusal::Strategy) => {
-                        return Err(CountError::GpuMethod(format!("the {strategy} strategy")));
-                    }
-                    Some(Refusal::Size { max }) => {
-                        strategy::check(self.n, strategy)?;
-                        return Err(CountError::GpuSize { n: self.n, max });
-                    }
-                    None => strategy::check(self.n, strategy)?,
+                strategy::check(self.n, strategy)?;
+                if let Some(max) = device::largest_board(self.device, strategy)
+                    && self.n > max
+                {
+                    return Err(CountError::GpuSize { n: self.n, max });
+                }
+                if strategy == Strategy::Join {
+                    // The host lists the halves from the quarter lists, as the CPU join does.
+                    self.check_memory(strategy, threads)?;
                 }
                 device::available(self.device)?;
             }
@@ -607,17 +608,7 @@ impl<'a> Counter<'a> {
                         estimate,
                     });
                 }
-                let need = strategy::memory_estimate(self.n, strategy, threads);
-                let limit = memory::limit(need, self.max_memory);
-                if need > limit {
-                    return Err(CountError::Memory {
-                        n: self.n,
-                        strategy: strategy.name(),
-                        threads,
-                        need,
-                        limit,
-                    });
-                }
+                self.check_memory(strategy, threads)?;
             }
         }
         Ok(Checked {
@@ -626,6 +617,22 @@ impl<'a> Counter<'a> {
             threads,
             estimate,
         })
+    }
+
+    /// The engine's memory estimate for `strategy` on `threads` threads against the limit.
+    fn check_memory(&self, strategy: Strategy, threads: usize) -> Result<(), CountError> {
+        let need = strategy::memory_estimate(self.n, strategy, threads);
+        let limit = memory::limit(need, self.max_memory);
+        if need > limit {
+            return Err(CountError::Memory {
+                n: self.n,
+                strategy: strategy.name(),
+                threads,
+                need,
+                limit,
+            });
+        }
+        Ok(())
     }
 
     /// Counts. Boards up to [`ON_THIS_THREAD`](device::ON_THIS_THREAD) are counted on the

@@ -1,5 +1,8 @@
 """Bad input to count(): ValueError or TypeError with the library's message, never a crash."""
 
+import inspect
+import re
+
 import pytest
 
 import nqueens
@@ -33,13 +36,30 @@ import nqueens
         # The module CI builds has no GPU support; a GPU build without a GPU says what is missing.
         ((12,), {"device": "gpu"}, ValueError, "GPU support|NVIDIA driver|NVRTC|sees no GPU"),
         ((12,), {"device": "tpu"}, ValueError, 'unknown device "tpu"'),
-        ((12,), {"device": "gpu", "strategy": "join"}, ValueError, "backtrack strategy, not the join"),
+        ((12,), {"device": "gpu", "strategy": "join"}, ValueError, "GPU support|NVIDIA driver|NVRTC|sees no GPU"),
+        ((26,), {"device": "gpu", "strategy": "backtrack"}, ValueError, "the GPU counts N from 1 to 25, not 26"),
         ((12,), {"device": "gpu", "algo": "flags"}, ValueError, "not the flags algorithm"),
+        ((8,), {"thread": 2}, TypeError, r"count\(\) got an unexpected keyword argument 'thread'"),
+        ((range(4, 6),), {"shard": (0, 2)}, ValueError, "shard takes a single N"),
     ],
 )
 def test_count_errors(args, kwargs, error, message):
     with pytest.raises(error, match=message):
         nqueens.count(*args, **kwargs)
+
+
+def test_count_documents_each_of_its_options_once():
+    """`CountOptions` is the one definition of count's keyword arguments but `shard`: the
+    docstring's Args name each of them, and the native options take the library's share."""
+    doc = inspect.cleandoc(nqueens.count.__doc__)
+    args = doc.split("\nArgs:\n")[1].split("\nReturns:\n")[0]
+    documented = set(re.findall(r"^    (\w+):", args, re.M))
+    options = set(nqueens.CountOptions.__optional_keys__)
+    assert documented == options | {"shard"}
+    engine = options - {"unique", "progress"}
+    given = {"device": "cpu", "long": False}
+    given.update({k: None for k in engine - given.keys()})
+    nqueens._nqueens.CountOptions(shard=None, **given)
 
 
 def test_checkpoint_resumes(tmp_path):
@@ -66,4 +86,4 @@ def test_a_count_of_years_is_refused_unless_asked_for():
     with pytest.raises(ValueError, match="years on 2 threads by the estimate"):
         nqueens.count(27, threads=2)
     # Asked for, it passes every check (and is not started here).
-    nqueens._nqueens.check_count(27, threads=2, long=True)
+    nqueens._nqueens.check_count(27, nqueens._nqueens.CountOptions(threads=2, long=True))

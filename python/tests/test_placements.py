@@ -143,6 +143,13 @@ def test_drawings():
     assert picture.startswith("<svg") and picture.count('<use href="#queen"') == 4
     with pytest.raises(ValueError, match="800"):
         nqueens.svg(nqueens.find(801))
+    # The library's limits (format::Format::check), in the command line's words.
+    assert nqueens.svg(nqueens.find(800)).startswith("<svg")
+    assert nqueens.board(nqueens.find(1000)).count("\n") == 1000
+    with pytest.raises(ValueError, match=r"^svg is limited to N <= 800 \(the picture is at most 800 pixels wide\), not 801$"):
+        nqueens.svg(nqueens.find(801))
+    with pytest.raises(ValueError, match=r"^board is limited to N <= 1000 \(a board has N x N cells\), not 1001$"):
+        nqueens.board(nqueens.find(1001))
     with pytest.raises(ValueError, match="outside"):
         nqueens.board([0, 9])
     with pytest.raises(ValueError, match="empty"):

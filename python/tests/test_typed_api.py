@@ -5,12 +5,20 @@ types the calls return."""
 from __future__ import annotations
 
 import array
-from typing import Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 import nqueens
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+
+def count_of(n: int, **options: Unpack[nqueens.CountOptions]) -> nqueens.CountResult:
+    """A user's function that passes count's options on, typed by their one definition."""
+    return nqueens.count(n, **options)
 
 
 def test_every_call_returns_its_annotated_type() -> None:
@@ -19,6 +27,7 @@ def test_every_call_returns_its_annotated_type() -> None:
     per_board: List[nqueens.CountResult] = nqueens.count(np.arange(4, 9), unique=False)
     shards: List[nqueens.ShardResult] = [nqueens.count(10, shard=(i, 2)) for i in range(2)]
     merged: nqueens.CountResult = nqueens.merge(shards)
+    passed: nqueens.CountResult = count_of(8, threads=1, unique=False, progress=None)
     first: nqueens.Placement = next(nqueens.solutions(8))
     cols: Tuple[int, ...] = tuple(first)
     blocks: Iterator[npt.NDArray[np.uint32]] = nqueens.solutions(8, batch=np.int32(10))
@@ -33,6 +42,7 @@ def test_every_call_returns_its_annotated_type() -> None:
     puzzle: nqueens.Puzzle = next(nqueens.puzzles(np.int64(6), seed=2))
     table: str = nqueens.table(many, time=False)
 
+    assert (passed.total, passed.unique) == (92, None)
     assert (r.total, merged.total, [x.total for x in per_board]) == (92, 724, [2, 10, 4, 40, 92])
     assert isinstance(first, nqueens.Placement) and cols == tuple(first)
     assert sum(b.shape[0] for b in blocks) == 92

@@ -6,10 +6,14 @@
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use anyhow::Context;
 
 use nqueens::Counter;
 use nqueens::algo::Algo;
 use nqueens::counter::{CountError, CountResult, Progress};
+use nqueens::engine::tasks::checkpoint::CheckpointError;
 use nqueens::engine::tasks::shard::{ShardResult, Slice};
 use nqueens::engine::{self, Device, Strategy};
 
@@ -33,8 +37,8 @@ pub struct Args {
     #[arg(long, value_enum)]
     strategy: Option<Strategy>,
     /// Count on this device: `gpu` is the first NVIDIA GPU (a build with `--features cuda`, the
-    /// NVIDIA driver and NVRTC), with the backtrack strategy's tasks, so its checkpoints and
-    /// shards mix with CPU ones.
+    /// NVIDIA driver and NVRTC), with the engine's tasks (the join strategy's from N = 18, the
+    /// backtrack strategy's below), so its checkpoints and shards mix with CPU ones.
     #[arg(long, value_enum, default_value = "cpu", conflicts_with = "algo")]
     device: Device,
     /// Threads to count on, at most one per core [default: all cores].
@@ -65,6 +69,13 @@ pub struct Args {
     /// instead of printing it.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+}
+
+impl Args {
+    /// `true` if the result is printed, not written to `--out`.
+    pub fn prints_result(&self) -> bool {
+        self.out.is_none()
+    }
 }
 
 /// The long help of `--max-memory`: what the join strategy needs for a few N, from its own
@@ -150,7 +161,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for (n, checked) in args.n.clone().zip(counts.into_iter().rev()) {
         let bar = super::progress::bar(0, "tasks");
         let checkpoint = args.checkpoint.as_deref();
+        // Tasks in the checkpoint and of the whole count, by the progress reports: a task is
+        // reported once its record is written. None reported means the journal never opened.
+        let (saved, of) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let on_progress = |p: Progress| {
+            saved.fetch_max(p.done, Ordering::Relaxed);
+            of.store(p.total, Ordering::Relaxed);
             if p.done == p.resumed {
                 bar.set_length(p.total as u64);
                 bar.set_position(p.done as u64);
@@ -185,7 +201,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         let result = c.run();
         bar.finish_and_clear();
-        let result = result.map_err(count_error)?;
+        let result = result.map_err(|e| match (e, of.load(Ordering::Relaxed)) {
+            (CountError::Checkpoint(e @ CheckpointError::Io { .. }), of) if of > 0 => {
+                anyhow::anyhow!(
+                    "{e}; {} of {of} tasks are saved in it: once it can be written again (room \
+                     on its disk), run the same command to resume",
+                    saved.load(Ordering::Relaxed)
+                )
+            }
+            (e, _) => count_error(e),
+        })?;
         for note in &result.notes {
             eprintln!("note: {note}");
         }
@@ -204,7 +229,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if let Some(out) = out.take() {
             return write_shard(out, &result, &args);
         }
-        printer.write(&row(&result, !args.no_time))?;
+        printer
+            .write(&row(&result, !args.no_time))
+            .context("cannot write the output")?;
     }
     Ok(())
 }

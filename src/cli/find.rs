@@ -12,12 +12,6 @@ use nqueens::large::{self, FindError, Finder, How};
 
 use super::signals;
 
-/// The largest N drawn as a board: a 1000 x 1000 board is already 2 MB of dots.
-const MAX_BOARD: usize = 1000;
-/// The largest N drawn as an SVG picture: the picture is at most 800 pixels wide, so beyond
-/// that a square would be smaller than a pixel.
-const MAX_SVG: usize = 800;
-
 /// Arguments of `nqueens find`.
 #[derive(clap::Args)]
 #[command(after_help = "\
@@ -129,18 +123,10 @@ fn find_error(e: FindError) -> anyhow::Error {
     }
 }
 
-/// Refuses formats that would be unreadably large for N (`find` and `complete`).
+/// Refuses formats that would be unreadably large for N (`find` and `complete`), by the
+/// library's rule.
 pub(super) fn check_format(n: usize, format: Format) -> anyhow::Result<()> {
-    let (max, why) = match format {
-        Format::Perm | Format::Json => return Ok(()),
-        Format::Board => (MAX_BOARD, "a board has N x N cells"),
-        Format::Svg => (MAX_SVG, "the picture is at most 800 pixels wide"),
-    };
-    if n > max {
-        let name = format!("{format:?}").to_lowercase();
-        return Err(super::bad_input(format!(
-            "--format {name} is limited to N <= {max} ({why}); use --format perm for N={n}"
-        )));
-    }
-    Ok(())
+    format
+        .check(n)
+        .map_err(|e| super::bad_input(format!("--format {e}; use --format perm for N={n}")))
 }

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context;
+
 use nqueens::engine::tasks::shard::{self, ShardResult};
 
 use super::bad_input;
@@ -42,12 +44,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             results.len()
         );
     }
-    Exporter::new(std::io::stdout().lock(), args.format).write(&CountRow {
-        n: first.n,
-        total: tally.total,
-        unique: Some(tally.unique()),
-        seconds: (!args.no_time).then_some(seconds),
-        by: format!("engine/{}", first.strategy),
-    })?;
+    Exporter::new(std::io::stdout().lock(), args.format)
+        .write(&CountRow {
+            n: first.n,
+            total: tally.total,
+            unique: Some(tally.unique()),
+            seconds: (!args.no_time).then_some(seconds),
+            by: nqueens::counter::Method::Engine(first.strategy).label(),
+        })
+        .context("cannot write the output")?;
     Ok(())
 }

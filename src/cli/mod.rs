@@ -18,6 +18,7 @@ mod puzzle;
 mod signals;
 mod sink;
 mod solve;
+mod stdout;
 mod trace;
 mod verify;
 
@@ -86,7 +87,7 @@ const HELP: [(&str, &str, &str); 11] = [
     ),
     (
         "complete",
-        "  nqueens complete puzzle.txt\n  nqueens complete puzzle.txt --count --stats\n  echo 'Q.......' | nqueens complete - --all --format perm",
+        "  nqueens complete puzzle.txt\n  nqueens complete puzzle.txt --count --stats\n  printf '8\\nq 1 1\\n' | nqueens complete - --all --format perm",
         "0 completed (or counted); 1 no completion, or a limit was reached; 2 bad usage or a malformed instance",
     ),
     (
@@ -126,6 +127,10 @@ const HELP: [(&str, &str, &str); 11] = [
     ),
 ];
 
+/// What every subcommand does with its standard output (see [`stdout`]), said in its help.
+const OUTPUT_RULE: &str = "Output that cannot be written (a full disk, a closed standard \
+    output) is exit 1; a reader that stops early (`| head`) ends the command quietly, with 0.";
+
 /// The command-line definition, with examples and exit codes added to every subcommand.
 fn command() -> clap::Command {
     let mut cmd = Cli::command();
@@ -136,7 +141,7 @@ fn command() -> clap::Command {
                 .map(|h| format!("{h}\n\n"))
                 .unwrap_or_default();
             sub.after_help(format!(
-                "{before}Examples:\n{examples}\n\nExit status: {codes}."
+                "{before}Examples:\n{examples}\n\nExit status: {codes}. {OUTPUT_RULE}"
             ))
         });
     }
@@ -144,13 +149,33 @@ fn command() -> clap::Command {
 }
 
 /// Prints help or the version, or a usage error as one line (`error: ...`, exit 2, like every
-/// other bad input), and exits.
+/// other bad input), and exits. Help and the version go to standard output under its one rule
+/// (see [`stdout`]): a write that fails is an error, exit 1, not text silently lost.
 fn exit_on_usage(e: clap::Error) -> ! {
     use clap::error::ErrorKind;
     match e.kind() {
-        ErrorKind::DisplayHelp
-        | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let what = if e.kind() == ErrorKind::DisplayHelp {
+                "the help"
+            } else {
+                "the version"
+            };
+            let printed = stdout::refuse_closed().and_then(|()| {
+                e.print()
+                    .and_then(|()| std::io::Write::flush(&mut std::io::stdout()))
+                    .map_err(|err| anyhow::Error::new(err).context(format!("cannot write {what}")))
+            });
+            match printed {
+                Ok(()) => std::process::exit(0),
+                Err(err) if is_broken_pipe(&err) => std::process::exit(0),
+                Err(err) => {
+                    eprintln!("error: {}", one_line(&err));
+                    std::process::exit(1)
+                }
+            }
+        }
+        // Printed on standard error, as a usage error is.
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
         _ => {
             // clap's first paragraph, on one line; its usage hint follows a blank line.
             let text = e.render().to_string();
@@ -167,14 +192,20 @@ pub fn run() -> anyhow::Result<()> {
         .try_get_matches()
         .and_then(|m| Cli::from_arg_matches(&m))
         .unwrap_or_else(|e| exit_on_usage(e));
+    if cli.command.prints_result() {
+        stdout::refuse_closed()?;
+    }
     match cli.command {
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut command(), "nqueens", &mut std::io::stdout());
-            Ok(())
+            // Made whole first: the generator panics on a failed write.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command(), "nqueens", &mut script);
+            stdout::write_all(&script, "the completion script")
         }
         Command::Man { dir: None } => {
-            clap_mangen::Man::new(command()).render(&mut std::io::stdout())?;
-            Ok(())
+            let mut page = Vec::new();
+            clap_mangen::Man::new(command()).render(&mut page)?;
+            stdout::write_all(&page, "the manual page")
         }
         Command::Man { dir: Some(dir) } => std::fs::create_dir_all(&dir)
             .and_then(|()| clap_mangen::generate_to(command(), &dir))
@@ -190,6 +221,18 @@ pub fn run() -> anyhow::Result<()> {
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Trace(a) => trace::run(a),
+    }
+}
+
+impl Command {
+    /// `true` if the command prints its result on standard output, rather than into files it
+    /// is given.
+    fn prints_result(&self) -> bool {
+        match self {
+            Command::Count(a) => a.prints_result(),
+            Command::Man { dir } => dir.is_none(),
+            _ => true,
+        }
     }
 }
 

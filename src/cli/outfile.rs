@@ -3,8 +3,10 @@
 //!
 //! A result file is prepared before counting: the path is followed through symbolic links to
 //! the file they name, and refused if what is there is not a regular file, is read-only or not
-//! writable by this user, or is a checkpoint that a running count holds (its lock). A temporary
-//! file made and removed at once beside it proves the directory is writable. At the end the
+//! writable by this user, or is a checkpoint that a running count holds (its lock); a file that
+//! does not exist yet is made and removed at once, so that a name the system refuses (too
+//! long, under a file: `y.json/`) is refused before the work. A temporary file made and
+//! removed at once beside it proves the directory is writable. At the end the
 //! text goes into a new temporary file, which is synced, given the mode (and where allowed the
 //! owner) of the file it replaces, and renamed over the target, so a reader sees the old file
 //! or the whole new one, a link keeps pointing where it did, and two runs never share a
@@ -35,8 +37,9 @@ impl OutFile {
     /// may not write, and a checkpoint in use, and checks the directory is writable.
     pub fn prepare(path: &Path) -> anyhow::Result<OutFile> {
         let target = resolve(path)?;
-        if let Ok(meta) = std::fs::metadata(&target) {
-            refuse_existing(path, &target, &meta)?;
+        match std::fs::metadata(&target) {
+            Ok(meta) => refuse_existing(path, &target, &meta)?,
+            Err(_) => try_name(path, &target)?,
         }
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -152,6 +155,33 @@ fn refuse_existing(path: &Path, target: &Path, meta: &Metadata) -> anyhow::Resul
         )));
     }
     Ok(())
+}
+
+/// Makes the file `target` (named `path` by the user), which does not exist yet, and removes it
+/// at once: the system itself says whether the name can be a file (not too long, not under a
+/// file as in `y.json/`, not ending in `/`), which the rename at the end would find too late.
+fn try_name(path: &Path, target: &Path) -> anyhow::Result<()> {
+    // The system's word for it is "Is a directory", even where the name before the `/` is a file.
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(['/', std::path::MAIN_SEPARATOR])
+    {
+        return Err(bad_input(format!(
+            "{} ends in a separator: a result is written to a file, so name one",
+            path.display()
+        )));
+    }
+    match OpenOptions::new().write(true).create_new(true).open(target) {
+        Ok(file) => {
+            drop(file);
+            std::fs::remove_file(target)
+                .map_err(|e| bad_input(format!("cannot write {}: {e}", path.display())))
+        }
+        // Made by someone else meanwhile: what is there is checked when it is replaced.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(bad_input(format!("cannot write {}: {e}", path.display()))),
+    }
 }
 
 /// `path` with every symbolic link followed, also to a file that does not exist yet.

@@ -112,6 +112,9 @@ impl Instance {
     /// ```
     /// assert!(nqueens::cp::Instance::with_size(0).is_err());
     /// ```
+    ///
+    /// # Errors
+    /// [`InstanceError`] for a size of 0 or more than [`MAX_N`].
     pub fn with_size(n: usize) -> Result<Self, InstanceError> {
         if n == 0 || n > MAX_N {
             return Err(InstanceError::Size { n });
@@ -133,6 +136,9 @@ impl Instance {
     /// let inst = Instance::from_placement(&Placement::new(vec![1, 3, 0, 2])).unwrap();
     /// assert_eq!(inst.fixed().count(), 4);
     /// ```
+    ///
+    /// # Errors
+    /// [`InstanceError`] for a placement of no queen or more than [`MAX_N`], or two queens that attack each other.
     pub fn from_placement(p: &Placement) -> Result<Self, InstanceError> {
         let mut inst = Self::with_size(p.n())?;
         for (r, &c) in p.cols().iter().enumerate() {
@@ -168,6 +174,9 @@ impl Instance {
     /// inst.fix(0, 0).unwrap();
     /// assert!(inst.fix(7, 7).is_err()); // same diagonal
     /// ```
+    ///
+    /// # Errors
+    /// [`InstanceError`] for a square off the board, blocked, or attacked by a queen already there.
     pub fn fix(&mut self, row: usize, col: usize) -> Result<(), InstanceError> {
         self.check_square(row, col)?;
         if self.blocked.contains(&(row as u32, col as u32)) {
@@ -214,6 +223,9 @@ impl Instance {
     /// assert!(inst.block(2, 2).is_err());
     /// assert!(inst.block(2, 3).is_ok());
     /// ```
+    ///
+    /// # Errors
+    /// [`InstanceError`] for a square off the board or holding a queen.
     pub fn block(&mut self, row: usize, col: usize) -> Result<(), InstanceError> {
         self.check_square(row, col)?;
         if self.queens[row] == col as u32 {
@@ -298,6 +310,9 @@ impl Instance {
     /// let err = Instance::parse("4\nq 1 1\nq 2 2\n").unwrap_err();
     /// assert_eq!(err.line, 3);
     /// ```
+    ///
+    /// # Errors
+    /// [`ParseError`] with the line and what is wrong with it.
     pub fn parse(text: &str) -> Result<Self, ParseError> {
         Self::read(text.as_bytes())
     }
@@ -319,9 +334,12 @@ impl Instance {
     /// let err = Instance::read(std::io::BufReader::new(endless)).unwrap_err();
     /// assert!(err.message.starts_with("longer than"));
     /// ```
+    ///
+    /// # Errors
+    /// [`ParseError`] with the line and what is wrong with it, or what reading failed.
     pub fn read(input: impl BufRead) -> Result<Self, ParseError> {
         let mut lines = Lines {
-            input,
+            input: crate::format::LineEnds::new(input),
             number: 0,
             buf: Vec::new(),
         };
@@ -394,6 +412,12 @@ impl<R: BufRead> Lines<R> {
         }
         if self.buf.last() == Some(&b'\r') {
             self.buf.pop();
+        }
+        if line == 1 && crate::format::is_utf16(&self.buf) {
+            return Err(ParseError {
+                line,
+                message: crate::format::UTF16.into(),
+            });
         }
         if line == 1 && self.buf.starts_with(crate::format::BOM) {
             self.buf.drain(..crate::format::BOM.len());

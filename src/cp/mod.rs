@@ -6,10 +6,11 @@
 //! on the columns, on the `\` diagonals and on the `/` diagonals.
 //!
 //! - `domain` keeps which squares each row can still take: one machine word per row for
-//!   `n <= 64`, counters for any `n`; placing and undoing a queen is `O(n)`;
+//!   `n <= 128`, counters for any `n`; placing and undoing a queen is `O(n)`;
 //! - `propagate` applies forward checking, singletons and hidden singles;
 //! - [`Solver`] searches: first-fail row order, middle-out value order, restarts;
-//! - [`Instance`] is what is given: queens that must stay and squares that are blocked.
+//! - [`Instance`] is what is given: queens that must stay and squares that are blocked;
+//!   [`blocked_board`] draws the hard ones of CSPLib problem 80.
 //!
 //! Completion (are these queens part of a solution?) is NP-complete, and a standard CP
 //! benchmark; counters that only enumerate cannot answer it.
@@ -24,11 +25,13 @@
 //! ```
 
 mod domain;
+mod generate;
 mod instance;
 mod propagate;
 mod search;
 mod stats;
 
+pub use generate::{GENERATE_MAX_N, blocked_board};
 pub use instance::{Instance, InstanceError, MAX_N, ParseError};
 pub use search::{Options, Solver, Status};
 pub use stats::Stats;

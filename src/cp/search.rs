@@ -26,7 +26,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::domain::{Bits64, Board, General, NONE};
+use super::domain::{Bits64, Bits128, Board, General, NONE};
 use super::instance::Instance;
 use super::stats::Stats;
 use crate::Placement;
@@ -129,8 +129,8 @@ enum End {
 
 /// A propagation solver for one instance.
 ///
-/// Boards up to 64 wide use one machine word per domain; larger ones use counters of domain
-/// sizes and column supports. Both run the same search.
+/// Boards up to 64 wide use one machine word per domain, up to 128 a double word; larger ones
+/// use counters of domain sizes and column supports. All run the same search.
 ///
 /// ```
 /// use nqueens::cp::{Instance, Options, Solver, Status};
@@ -187,11 +187,16 @@ impl<'s> Solver<'s> {
     /// inst.block(0, 0).unwrap();
     /// assert!(Solver::try_new(&inst, Default::default()).is_ok());
     /// ```
+    ///
+    /// # Errors
+    /// [`OutOfMemory`] if the solver's board and trail cannot be allocated.
     pub fn try_new(instance: &Instance, options: Options) -> Result<Self, OutOfMemory> {
         let n = instance.n();
         let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
         let search: Box<dyn Engine> = if n <= Bits64::MAX_N {
             Box::new(Search::new(Bits64::new(n, blocked), instance, options))
+        } else if n <= Bits128::MAX_N {
+            Box::new(Search::new(Bits128::new(n, blocked), instance, options))
         } else {
             Box::new(Search::new(General::new(n, blocked)?, instance, options))
         };
@@ -211,6 +216,7 @@ impl<'s> Solver<'s> {
     /// let mut solver = Solver::new(&Instance::new(20), Default::default()).stop_when(&stop);
     /// assert_eq!(solver.count().1, Status::Interrupted);
     /// ```
+    #[must_use]
     pub fn stop_when(mut self, flag: &'s AtomicBool) -> Solver<'s> {
         self.stop = flag;
         self
@@ -304,6 +310,19 @@ impl Solver<'_> {
         let board = General::new(instance.n(), blocked).unwrap();
         Solver {
             search: Box::new(Search::new(board, instance, options)),
+            stop: &NEVER,
+        }
+    }
+
+    /// A solver on the double-word board even for small `n`, to hold it to the others.
+    pub(crate) fn with_board128(instance: &Instance, options: Options) -> Self {
+        let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
+        Solver {
+            search: Box::new(Search::new(
+                Bits128::new(instance.n(), blocked),
+                instance,
+                options,
+            )),
             stop: &NEVER,
         }
     }

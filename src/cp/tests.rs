@@ -77,6 +77,7 @@ fn both_boards_match_the_oracle_on_random_instances() {
         for mut solver in [
             Solver::new(&inst, opts),
             Solver::with_general_board(&inst, opts),
+            Solver::with_board128(&inst, opts),
         ] {
             let (found, status) = all(&mut solver);
             assert_eq!(status, Status::Exhausted);
@@ -101,9 +102,13 @@ fn both_boards_search_the_same_tree() {
         let inst = random_instance(&mut rng);
         let mut bits = Solver::new(&inst, Options::default());
         let mut general = Solver::with_general_board(&inst, Options::default());
-        assert_eq!(all(&mut bits).0, all(&mut general).0, "{inst}");
-        let (a, b) = (bits.stats(), general.stats());
+        let mut wide = Solver::with_board128(&inst, Options::default());
+        let found = all(&mut bits).0;
+        assert_eq!(found, all(&mut general).0, "{inst}");
+        assert_eq!(found, all(&mut wide).0, "{inst}");
+        let (a, b, c) = (bits.stats(), general.stats(), wide.stats());
         assert_eq!((a.nodes, a.failures), (b.nodes, b.failures), "{inst}");
+        assert_eq!((a.nodes, a.failures), (c.nodes, c.failures), "{inst}");
     }
 }
 
@@ -111,7 +116,7 @@ fn both_boards_search_the_same_tree() {
 fn random_completions_of_solutions_are_found() {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     for _ in 0..300 {
-        let n = rng.gen_range(4..=70);
+        let n = rng.gen_range(4..=140);
         let Some(solution) = Solver::new(
             &Instance::new(n),
             Options {
@@ -130,13 +135,78 @@ fn random_completions_of_solutions_are_found() {
                 inst.fix(r, c as usize).unwrap();
             }
         }
-        for mut solver in [
+        let mut solvers = vec![
             Solver::new(&inst, Options::default()),
             Solver::with_general_board(&inst, Options::default()),
-        ] {
+        ];
+        if n <= 128 {
+            solvers.push(Solver::with_board128(&inst, Options::default()));
+        }
+        for mut solver in solvers {
             let (found, status) = solver.find();
             assert_eq!(status, Status::Stopped, "{inst}");
             assert!(inst.admits(&found.unwrap()), "{inst}");
+        }
+    }
+}
+
+#[test]
+fn wide_boards_search_the_same_tree_on_blocked_boards() {
+    // The double-word board against the counter board where it is used (65 to 128), on
+    // boards near the transition, until a completion or the node limit: the same nodes and the
+    // same answer, restarts included.
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for _ in 0..12 {
+        let n = rng.gen_range(65..=128);
+        let m = n * n * rng.gen_range(85..=94) / 100;
+        let inst = super::blocked_board(n, m, 1, rng.r#gen());
+        let opts = Options {
+            node_limit: Some(3000),
+            ..Default::default()
+        };
+        let mut wide = Solver::new(&inst, opts);
+        let mut general = Solver::with_general_board(&inst, opts);
+        let (a, b) = (wide.find(), general.find());
+        assert_eq!(a, b, "{inst}");
+        assert!(a.0.is_none_or(|p| inst.admits(&p)));
+        let (a, b) = (wide.stats(), general.stats());
+        assert_eq!((a.nodes, a.failures), (b.nodes, b.failures), "{inst}");
+    }
+}
+
+#[test]
+fn generated_boards_follow_the_csplib_procedure() {
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    for _ in 0..200 {
+        let n = rng.gen_range(1..=30);
+        let m = rng.gen_range(0..=n * n);
+        let mininfile = rng.gen_range(0..=3);
+        let seed = rng.r#gen();
+        let inst = super::blocked_board(n, m, mininfile, seed);
+        assert_eq!(inst, super::blocked_board(n, m, mininfile, seed));
+        let mut row_free = vec![n; n];
+        let mut col_free = vec![n; n];
+        for (r, c) in inst.blocked() {
+            row_free[r] -= 1;
+            col_free[c] -= 1;
+        }
+        let floor = mininfile.min(n);
+        assert!(
+            row_free.iter().chain(&col_free).all(|&f| f >= floor),
+            "{inst}"
+        );
+        let count = inst.blocked().count();
+        // Fewer than m only when no square is left to block: every unblocked square has a
+        // row or a column at the floor.
+        assert!(count <= m);
+        if count < m {
+            let blocked: std::collections::HashSet<(usize, usize)> = inst.blocked().collect();
+            for (r, &row) in row_free.iter().enumerate() {
+                for (c, &col) in col_free.iter().enumerate() {
+                    let open = !blocked.contains(&(r, c));
+                    assert!(!open || row <= mininfile || col <= mininfile, "{inst}");
+                }
+            }
         }
     }
 }

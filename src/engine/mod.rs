@@ -168,9 +168,10 @@ pub enum Device {
     /// The CPU's cores, with either strategy.
     #[default]
     Cpu,
-    /// The first NVIDIA GPU (the `cuda` feature), with the Backtrack strategy's tasks; the
-    /// CPU's cores prepare its batches and count the symmetric solutions of the few tasks that
-    /// can have some.
+    /// The first NVIDIA GPU (the `cuda` feature), with the Join strategy's tasks from
+    /// [`GPU_JOIN_FROM`](device::GPU_JOIN_FROM) on and the Backtrack strategy's below
+    /// ([`default_strategy`](device::default_strategy)); the CPU's cores prepare its batches
+    /// and count the few tasks of symmetric solutions.
     Gpu,
 }
 

@@ -22,6 +22,9 @@ use crate::Placement;
 /// nqueens::format::board::write(&mut out, &nqueens::Placement::new(vec![1, 0])).unwrap();
 /// assert_eq!(out, b". Q\nQ .\n\n");
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     let n = placement.n();
     let mut row = Vec::with_capacity(2 * n);

@@ -16,6 +16,9 @@ use crate::Placement;
 /// nqueens::format::json::write(&mut out, &nqueens::Placement::new(vec![1, 3, 0, 2])).unwrap();
 /// assert_eq!(out, b"{\"n\":4,\"columns\":[2,4,1,3]}\n");
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     write!(out, "{{\"n\":{},\"columns\":[", placement.n())?;
     super::write_columns(out, placement, b",")?;

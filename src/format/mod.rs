@@ -15,9 +15,11 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 
 use crate::Placement;
+pub(crate) use line_ends::LineEnds;
 
 pub mod board;
 pub mod json;
+mod line_ends;
 pub mod perm;
 pub mod puzzle;
 pub mod svg;
@@ -57,12 +59,54 @@ pub enum Format {
 ///     "2 4 1 3\n. Q . .\n. . . Q\nQ . . .\n. . Q .\n\n"
 /// );
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, placement: &Placement, format: Format) -> io::Result<()> {
     match format {
         Format::Board => board::write(out, placement),
         Format::Perm => perm::write(out, placement),
         Format::Json => json::write(out, placement),
         Format::Svg => svg::write(out, placement),
+    }
+}
+
+/// A placement too large for a drawing ([`Format::check`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{format} is limited to N <= {max} ({why})")]
+pub struct TooLarge {
+    /// The format: `board` or `svg`.
+    pub format: &'static str,
+    /// The largest N it draws.
+    pub max: usize,
+    /// Why.
+    pub why: &'static str,
+}
+
+impl Format {
+    /// Checks that a placement of `n` queens is worth writing in this format, the one rule of
+    /// the command line and the Python module: perm lines and JSON take any `n`; a board drawing
+    /// stops at 1000 (2 MB of text), a picture at 800 (a square would be smaller than a pixel).
+    ///
+    /// ```
+    /// use nqueens::format::Format;
+    /// assert!(Format::Perm.check(1 << 30).is_ok() && Format::Board.check(1000).is_ok());
+    /// let refused = Format::Svg.check(801).unwrap_err().to_string();
+    /// assert_eq!(refused, "svg is limited to N <= 800 (the picture is at most 800 pixels wide)");
+    /// ```
+    ///
+    /// # Errors
+    /// [`TooLarge`] for a board beyond 1000 queens or a picture beyond 800.
+    pub fn check(self, n: usize) -> Result<(), TooLarge> {
+        let (format, max, why) = match self {
+            Format::Perm | Format::Json => return Ok(()),
+            Format::Board => ("board", 1000, "a board has N x N cells"),
+            Format::Svg => ("svg", 800, "the picture is at most 800 pixels wide"),
+        };
+        if n > max {
+            return Err(TooLarge { format, max, why });
+        }
+        Ok(())
     }
 }
 
@@ -144,6 +188,21 @@ pub fn excerpt(text: impl AsRef<[u8]>) -> String {
 
 /// The UTF-8 byte order mark, which some editors put at the start of a text file.
 pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// What a reader says of text in UTF-16 (as some Windows editors save it), in `verify` and
+/// `complete` alike.
+pub(crate) const UTF16: &str =
+    "the text is UTF-16, not UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)";
+
+/// `true` if the first bytes of an input look like UTF-16: its byte order mark, or a NUL byte
+/// beside an ASCII one, which text in UTF-8 never has.
+pub(crate) fn is_utf16(start: &[u8]) -> bool {
+    match start {
+        [0xFF, 0xFE, ..] | [0xFE, 0xFF, ..] => true,
+        [a, b, ..] => (*a == 0) != (*b == 0),
+        _ => false,
+    }
+}
 
 /// The character that starts `bytes`, as a message shows it: the whole character, not its
 /// first byte (`'é'`, not `'Ã'`); U+FFFD where the bytes are not UTF-8.
@@ -291,6 +350,7 @@ fn parse_with<'a>(parse: Parser<'a>, text: &'a [u8], max_n: usize) -> Result<Pla
 /// line, `Q` or `.` a board, `{` a JSON object, `<` an SVG document, `#` a puzzle of
 /// `nqueens puzzle` (its solution is read, checked against its givens and blocked squares). A malformed record gives
 /// one `Err` and reading goes on after it; an unreadable input gives one `Err` and ends.
+/// Lines may end in `\n`, `\r\n` or a lone `\r`; text in UTF-16 gives one `Err` that says so.
 ///
 /// Memory stays bounded by what the input holds: nothing is allocated for a size the input
 /// claims (an SVG `viewBox`, a JSON `"n"`) before the queens are there, no record may hold more
@@ -303,9 +363,13 @@ fn parse_with<'a>(parse: Parser<'a>, text: &'a [u8], max_n: usize) -> Result<Pla
 /// let all: Vec<Placement> = Reader::new(text.as_bytes()).map(Result::unwrap).collect();
 /// assert_eq!(all.len(), 3);
 /// assert!(all.iter().all(Placement::is_solution));
+/// let mac: Vec<_> = Reader::new(&b"2 4 1 3\r3 1 4 2\r"[..]).collect();
+/// assert_eq!(mac.len(), 2);
+/// let utf16 = Reader::new(&b"\xFF\xFE2\0 \04\0"[..]).next().unwrap().unwrap_err();
+/// assert!(utf16.to_string().contains("UTF-16"), "{utf16}");
 /// ```
 pub struct Reader<R> {
-    source: Source<R>,
+    source: Source<LineEnds<R>>,
     max_n: usize,
     /// What is left of the last record, if it was malformed.
     rest: Rest,
@@ -314,11 +378,24 @@ pub struct Reader<R> {
     started: bool,
 }
 
+/// What comes next in the input.
+enum Start {
+    /// A record, starting with this byte.
+    Record(u8),
+    /// Nothing more.
+    End,
+    /// Text in UTF-16, which holds no record a reader of UTF-8 could read.
+    Utf16,
+}
+
 impl<R: BufRead> Reader<R> {
     /// A reader over `input`, for records of up to [`MAX_N`] queens (example on [`Reader`]).
     pub fn new(input: R) -> Self {
         Reader {
-            source: Source { input, line: 1 },
+            source: Source {
+                input: LineEnds::new(input),
+                line: 1,
+            },
             max_n: MAX_N,
             rest: Rest::NOTHING,
             done: false,
@@ -334,26 +411,31 @@ impl<R: BufRead> Reader<R> {
     /// let mut r = Reader::new(&b"1 3 5 2 4\n"[..]).max_n(4);
     /// assert_eq!(r.next().unwrap().unwrap_err().to_string(), "line 1: more than 4 columns");
     /// ```
+    #[must_use]
     pub fn max_n(mut self, max_n: usize) -> Self {
         self.max_n = max_n.min(MAX_N);
         self
     }
 
     /// Skips blank space and returns the next byte without consuming it.
-    fn peek_record_start(&mut self) -> io::Result<Option<u8>> {
+    fn peek_record_start(&mut self) -> io::Result<Start> {
         if !self.started {
             self.started = true;
-            if self.source.input.fill_buf()?.starts_with(BOM) {
+            let start = self.source.input.fill_buf()?;
+            if is_utf16(start) {
+                return Ok(Start::Utf16);
+            }
+            if start.starts_with(BOM) {
                 self.source.input.consume(BOM.len());
             }
         }
         loop {
             let buf = self.source.input.fill_buf()?;
             let Some(&b) = buf.first() else {
-                return Ok(None);
+                return Ok(Start::End);
             };
             if !b.is_ascii_whitespace() {
-                return Ok(Some(b));
+                return Ok(Start::Record(b));
             }
             self.source.line += usize::from(b == b'\n');
             self.source.input.consume(1);
@@ -396,11 +478,18 @@ impl<R: BufRead> Iterator for Reader<R> {
             .skip(rest)
             .and_then(|()| self.peek_record_start())
         {
-            Ok(None) => {
+            Ok(Start::End) => {
                 self.done = true;
                 return None;
             }
-            Ok(Some(first)) => self.read_record(first),
+            Ok(Start::Record(first)) => self.read_record(first),
+            Ok(Start::Utf16) => {
+                self.done = true;
+                return Some(Err(ReadError::Malformed {
+                    line: 1,
+                    message: UTF16.into(),
+                }));
+            }
             Err(e) => Err(e),
         };
         Some(match result {

@@ -13,6 +13,9 @@ use crate::Placement;
 /// nqueens::format::perm::write(&mut out, &nqueens::Placement::new(vec![1, 3, 0, 2])).unwrap();
 /// assert_eq!(out, b"2 4 1 3\n");
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     super::write_columns(out, placement, b" ")?;
     out.write_all(b"\n")

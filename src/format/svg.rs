@@ -37,6 +37,9 @@ pub(crate) const DEFS: &str = "<defs>\n\
 /// assert!(text.starts_with("<svg"));
 /// assert_eq!(text.matches("<use href=\"#queen\"").count(), 4);
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, placement: &Placement) -> io::Result<()> {
     let n = placement.n();
     let px = (n * SQUARE_PX).min(MAX_PX);
@@ -83,6 +86,9 @@ const GALLERY_ACROSS: usize = 6;
 /// let read: Vec<Placement> = Reader::new(text.as_bytes()).map(Result::unwrap).collect();
 /// assert_eq!(read, all);
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write_gallery(out: &mut impl Write, n: usize, placements: &[Placement]) -> io::Result<()> {
     let px = (n * 20).clamp(80, 200);
     let (gap, label) = (16, 22);

@@ -258,7 +258,7 @@ impl Finder {
     }
 
     /// [`find`](Self::find), giving up with [`FindError::Stopped`] once `stop` is set (within
-    /// milliseconds, even for 10^9 queens).
+    /// milliseconds, even for 10^9 queens, and for the first solution's backtracking).
     ///
     /// # Errors
     /// What [`check`](Self::check) refuses, or what ended the search first.
@@ -275,7 +275,16 @@ impl Finder {
                 })?
                 .map(|(p, _)| p),
             How::First { deadline } => {
-                super::first(n, deadline).map_err(|t| FindError::TimedOut { n, nodes: t.nodes })?
+                first::first_unless_stopped(n, deadline, stop).map_err(|halt| {
+                    if halt.stopped {
+                        FindError::Stopped
+                    } else {
+                        FindError::TimedOut {
+                            n,
+                            nodes: halt.nodes,
+                        }
+                    }
+                })?
             }
         };
         if stop.load(Ordering::Relaxed) && found.is_none() {
@@ -340,6 +349,9 @@ mod tests {
     fn a_stopped_search_says_so() {
         let stop = AtomicBool::new(true);
         let err = Finder::new(1_000_000).random(1).find_unless_stopped(&stop);
+        assert_eq!(err, Err(FindError::Stopped));
+        // N = 62 takes far longer than any test: only the flag can end it.
+        let err = Finder::new(62).first(None).find_unless_stopped(&stop);
         assert_eq!(err, Err(FindError::Stopped));
     }
 }

@@ -12,6 +12,7 @@
 //! leftmost free column; the state of each row lives on an explicit stack. That limits `n` to
 //! 64, far beyond what the search can finish anyway.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::Placement;
@@ -59,28 +60,56 @@ pub struct TimedOut {
 /// # Errors
 /// [`TimedOut`] if `deadline` passes first.
 pub fn first(n: usize, deadline: Option<Instant>) -> Result<Option<Placement>, TimedOut> {
-    let mut clock = Clock { deadline, nodes: 0 };
+    first_unless_stopped(n, deadline, &AtomicBool::new(false))
+        .map_err(|halt| TimedOut { nodes: halt.nodes })
+}
+
+/// Why [`first_unless_stopped`] ended without an answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Halt {
+    /// Queens placed before the search ended.
+    pub nodes: u64,
+    /// `true` if the stop flag ended it, `false` if the deadline did.
+    pub stopped: bool,
+}
+
+/// [`first`], which also gives up once `stop` is set (within a millisecond: the flag is looked
+/// at with the clock).
+pub(crate) fn first_unless_stopped(
+    n: usize,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Result<Option<Placement>, Halt> {
+    let mut clock = Clock {
+        deadline,
+        stop,
+        nodes: 0,
+    };
     if n == 0 || n > MAX_N {
         return Ok(None);
     }
     Ok(search(n, &mut clock)?.map(Placement::new))
 }
 
-/// Counts nodes and looks at the clock now and then.
-struct Clock {
+/// Counts nodes and looks at the clock and the stop flag now and then.
+struct Clock<'a> {
     deadline: Option<Instant>,
+    stop: &'a AtomicBool,
     nodes: u64,
 }
 
-impl Clock {
+impl Clock<'_> {
     #[inline]
-    fn tick(&mut self) -> Result<(), TimedOut> {
+    fn tick(&mut self) -> Result<(), Halt> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_EVERY)
-            && let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
-        {
-            return Err(TimedOut { nodes: self.nodes });
+        if self.nodes.is_multiple_of(CLOCK_EVERY) {
+            let stopped = self.stop.load(Ordering::Relaxed);
+            if stopped || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(Halt {
+                    nodes: self.nodes,
+                    stopped,
+                });
+            }
         }
         Ok(())
     }
@@ -89,7 +118,7 @@ impl Clock {
 /// Backtracking for `1 <= n <= 64`. Entry `row` of the stack holds the columns still to try in that row and the masks
 /// of attacked columns it was entered with: `down` (columns), `left` and `right` (diagonals,
 /// shifted one column per row as they move down the board).
-fn search(n: usize, clock: &mut Clock) -> Result<Option<Vec<u32>>, TimedOut> {
+fn search(n: usize, clock: &mut Clock) -> Result<Option<Vec<u32>>, Halt> {
     #[derive(Clone, Copy, Default)]
     struct Frame {
         todo: u64,
@@ -133,6 +162,18 @@ fn search(n: usize, clock: &mut Clock) -> Result<Option<Vec<u32>>, TimedOut> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_set_stop_flag_ends_the_search_at_its_first_look() {
+        let halt = first_unless_stopped(40, None, &AtomicBool::new(true)).unwrap_err();
+        assert_eq!(
+            halt,
+            Halt {
+                nodes: CLOCK_EVERY,
+                stopped: true
+            }
+        );
+    }
 
     #[test]
     fn deadline_in_the_past_times_out() {

@@ -85,6 +85,9 @@ struct Summary {
 /// assert!(text.lines().nth(1).unwrap().contains("\"row\":1,\"col\":1"));
 /// assert!(text.lines().last().unwrap().contains("\"solutions\":2"));
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
     let header = Header {
         trace: "nqueens",

@@ -170,6 +170,9 @@ impl Observer for Recorder {
 /// assert_eq!((t.events.len(), t.complete), (50, false));
 /// assert!(nqueens::trace::record(Algo::Bitboard, 0, 50).is_err());
 /// ```
+///
+/// # Errors
+/// [`AlgoError`] for an `n` the algorithm does not trace (as it does not list it).
 pub fn record(algo: Algo, n: usize, limit: usize) -> Result<Trace, AlgoError> {
     let mut recorder = Recorder {
         events: Vec::new(),

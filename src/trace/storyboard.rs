@@ -54,6 +54,9 @@ fn drawn(event: &Event, every_step: bool) -> bool {
 /// let svg = String::from_utf8(out).unwrap();
 /// assert_eq!(svg.matches("<svg").count(), 1 + 5);
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(
     out: &mut impl Write,
     trace: &Trace,

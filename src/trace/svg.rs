@@ -38,6 +38,9 @@ fn seconds_per_step(steps: usize) -> f64 {
 /// let svg = String::from_utf8(out).unwrap();
 /// assert!(svg.starts_with("<svg") && svg.contains("<animate") && !svg.contains("<script"));
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, trace: &Trace) -> io::Result<()> {
     let n = trace.n;
     let steps = trace.events.len();

@@ -15,6 +15,9 @@ use super::{Board, Event, Trace};
 /// let text = String::from_utf8(out).unwrap();
 /// assert!(text.lines().nth(1).unwrap().ends_with("place    row 1 col 1"));
 /// ```
+///
+/// # Errors
+/// The error of writing to `out`.
 pub fn write(out: &mut impl Write, trace: &Trace, compact: bool) -> io::Result<()> {
     writeln!(
         out,

@@ -4,11 +4,12 @@
 
 use crate::common;
 
+use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use nqueens::cp::{Instance, Options, Solver, Status};
+use nqueens::cp::{Instance, Options, Solver, Status, blocked_board as generate};
 
 /// The generator of `bench/blocked_gen.py`: walk the shuffled squares, block one while its row
 /// and its column both keep more than `mininfile` free squares, until `m` are blocked.
@@ -176,4 +177,20 @@ fn hard_boards_keep_the_answers_recorded_from_cp_sat() {
         seen[usize::from(expected)] += 1;
     }
     assert!(seen[0] >= 5 && seen[1] >= 5, "{seen:?}");
+}
+
+proptest! {
+    /// The library's generator (`nqueens::cp::blocked_board`, the one the benchmarks draw
+    /// from) across every share of blocked squares: count, listing and decision against brute
+    /// force, so every "none" is a proof and every completion a real one.
+    #[test]
+    fn generated_boards_match_brute_force(
+        n in 4usize..=11,
+        share in 0usize..=100,
+        mininfile in 0usize..=2,
+        seed in any::<u64>(),
+    ) {
+        let inst = generate(n, n * n * share / 100, mininfile, seed);
+        check(&inst, brute_force(&inst));
+    }
 }

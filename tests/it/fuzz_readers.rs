@@ -269,7 +269,29 @@ fn placement_seeds() -> Vec<Vec<u8>> {
         seeds.push(one);
     }
     seeds.push(all);
-    seeds
+    with_other_line_ends(seeds)
+}
+
+/// `seeds` and each of them again with `\r` and with `\r\n` line ends, and in UTF-16: the
+/// readers take every line end as one and refuse UTF-16 in words of their own.
+fn with_other_line_ends(seeds: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    let mut all = seeds.clone();
+    for seed in seeds {
+        for end in [&b"\r"[..], b"\r\n"] {
+            all.push(seed.iter().fold(Vec::new(), |mut out, &b| {
+                if b == b'\n' {
+                    out.extend_from_slice(end);
+                } else {
+                    out.push(b);
+                }
+                out
+            }));
+        }
+        let mut utf16 = vec![0xFF, 0xFE];
+        utf16.extend(seed.iter().flat_map(|&b| [b, 0]));
+        all.push(utf16);
+    }
+    all
 }
 
 /// Bytes a reader may hold at once for an input of `len` bytes: a fixed part for buffers and
@@ -374,6 +396,7 @@ fn instance_seeds() -> Vec<Vec<u8>> {
     .iter()
     .map(|s| s.as_bytes().to_vec())
     .collect();
+    seeds = with_other_line_ends(seeds);
     seeds.extend(placement_seeds());
     seeds
 }

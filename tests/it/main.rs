@@ -23,6 +23,8 @@ mod engine;
 mod find;
 mod fuzz_readers;
 mod gpu;
+mod gpu_join;
+mod hostile_more;
 mod join;
 mod ladder;
 mod placement;

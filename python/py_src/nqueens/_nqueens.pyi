@@ -1,48 +1,39 @@
-"""Type stubs of the native module ``nqueens._nqueens`` (see ``python/src/lib.rs``).
+"""Type stubs of the native module ``nqueens._nqueens`` (see ``python/src/``, a module per job).
 
 The public API is the package ``nqueens``; these are the functions it calls. Every integer
 argument takes anything with ``__index__`` (numpy's ints); columns take any iterable of such
 ints, or a one-dimensional buffer of ints of any width.
 """
 
-import os
 from typing import Callable, Iterable, Iterator, List, Optional, SupportsIndex, Tuple, Union
+
+from typing_extensions import Unpack
+
+from ._count import EngineOptions
 
 __version__: str
 ALGORITHMS: List[str]
 STRATEGIES: List[str]
 MAX_LISTED: int
 
-_Path = Union[str, "os.PathLike[str]"]
 _Shard = Tuple[SupportsIndex, SupportsIndex]
 _Square = Tuple[SupportsIndex, SupportsIndex]
 
-def check_count(
-    n: SupportsIndex,
-    *,
-    threads: Optional[SupportsIndex] = None,
-    strategy: Optional[str] = None,
-    algo: Optional[str] = None,
-    max_memory: Optional[SupportsIndex] = None,
-    checkpoint: Optional[_Path] = None,
-    device: Optional[str] = None,
-    shard: Optional[_Shard] = None,
-    long: bool = False,
-) -> None:
+class CountOptions:
+    """The options of a count, converted and checked once for any number of sizes."""
+
+    def __init__(
+        self, *, shard: Optional[_Shard] = None, **options: Unpack[EngineOptions]
+    ) -> None: ...
+
+def check_count(n: SupportsIndex, options: CountOptions) -> None:
     """Raises what ``count`` would raise before counting; counts nothing."""
 
 def count(
     n: SupportsIndex,
+    options: CountOptions,
     *,
-    threads: Optional[SupportsIndex] = None,
-    strategy: Optional[str] = None,
-    algo: Optional[str] = None,
-    max_memory: Optional[SupportsIndex] = None,
-    checkpoint: Optional[_Path] = None,
     progress: Optional[Callable[[int, int], object]] = None,
-    device: Optional[str] = None,
-    shard: Optional[_Shard] = None,
-    long: bool = False,
 ) -> Tuple[int, int, Optional[int], float, str, Optional[str]]:
     """``(n, total, unique, seconds, method, shard)``; ``shard`` the result file's text."""
 

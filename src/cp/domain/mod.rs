@@ -4,18 +4,19 @@
 //! free and it is not blocked; a row's domain is its set of available squares. Two boards keep
 //! this, behind one [`Board`] trait that search and propagation use:
 //!
-//! - [`Bits64`] for `n <= 64`: each domain is computed in a few word operations from three line
-//!   masks. Counting all solutions for small `n` is its job, and it is several times faster.
+//! - [`Bits`] for `n <= 128`: each domain is one word (`u64` or `u128`) computed in a few word
+//!   operations from three line masks. Counting all solutions for small `n` and deciding hard
+//!   blocked boards are its job, and it is several times to forty times faster.
 //! - [`General`] for any `n`: counters of domain sizes and column supports, updated in `O(n)`
 //!   per queen, linear memory. One solution for `n = 10000` is its job.
 //!
 //! Both undo by taking queens off again, in the reverse order of placing: the stack of placed
 //! rows is the trail.
 
-mod bits64;
+mod bits;
 mod general;
 
-pub(crate) use bits64::Bits64;
+pub(crate) use bits::{Bits, Bits64, Bits128, Word};
 pub(crate) use general::General;
 
 use super::stats::Stats;

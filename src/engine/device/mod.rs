@@ -96,6 +96,11 @@ pub fn available(device: Device) -> Result<(), GpuError> {
 /// up to 2.4 million at N = 25 (47 MB), 27 million at N = 26 and 316 million at N = 27.
 pub const GPU_MAX_N: usize = 25;
 
+/// The smallest board the GPU counts with the Join strategy unless told otherwise: below it
+/// the backtracking kernel's whole count takes under 0.1 s of kernels (docs/gpu.md), and it
+/// stays the GPU's oracle for every size it counts.
+pub const GPU_JOIN_FROM: usize = 18;
+
 /// What a GPU count did besides counting.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GpuReport {
@@ -106,7 +111,7 @@ pub struct GpuReport {
     pub resident_threads: usize,
     /// Batches counted.
     pub batches: usize,
-    /// Work items counted.
+    /// Work items counted (the Join strategy: tiles).
     pub items: u64,
     /// Seconds the device spent in kernels.
     pub kernel_seconds: f64,
@@ -192,43 +197,32 @@ impl Runner {
 /// ```
 /// use nqueens::engine::{device::default_strategy, Device, Strategy};
 /// assert_eq!(default_strategy(Device::Cpu, 18), Strategy::Join);
-/// assert_eq!(default_strategy(Device::Gpu, 18), Strategy::Backtrack);
+/// assert_eq!(default_strategy(Device::Gpu, 12), Strategy::Backtrack);
+/// assert_eq!(default_strategy(Device::Gpu, 22), Strategy::Join);
 /// ```
 pub fn default_strategy(device: Device, n: usize) -> Strategy {
     match device {
         Device::Cpu => strategy::fastest_strategy(n),
+        Device::Gpu if n >= GPU_JOIN_FROM => Strategy::Join,
         Device::Gpu => Strategy::Backtrack,
     }
 }
 
-/// Why a device cannot take a count of this strategy and size, before anything is counted.
+/// The largest board `device` counts with `strategy`, where the device has a limit of its own
+/// (whether the device is there at all is [`available`]'s question). The GPU's backtracking
+/// stops at [`GPU_MAX_N`]; its join goes as far as the join does on the CPU (the host lists
+/// the halves, so the host's memory bounds it, and the GPU holds two batches).
 ///
 /// ```
-/// use nqueens::engine::device::{refusal, Refusal};
-/// use nqueens::engine::{Device, Strategy};
-/// assert_eq!(refusal(Device::Cpu, Strategy::Join, 20), None);
-/// assert_eq!(refusal(Device::Gpu, Strategy::Join, 20), Some(Refusal::Strategy));
-/// assert_eq!(refusal(Device::Gpu, Strategy::Backtrack, 30), Some(Refusal::Size { max: 25 }));
+/// use nqueens::engine::{device::largest_board, Device, Strategy};
+/// assert_eq!(largest_board(Device::Cpu, Strategy::Backtrack), None);
+/// assert_eq!(largest_board(Device::Gpu, Strategy::Join), None);
+/// assert_eq!(largest_board(Device::Gpu, Strategy::Backtrack), Some(25));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// The device does not count with this strategy.
-    Strategy,
-    /// The device counts boards up to `max` only.
-    Size {
-        /// The largest board the device counts.
-        max: usize,
-    },
-}
-
-/// What keeps `device` from counting `n` with `strategy`, if anything (whether the device is
-/// there at all is [`available`]'s question).
-pub fn refusal(device: Device, strategy: Strategy, n: usize) -> Option<Refusal> {
-    match device {
-        Device::Cpu => None,
-        Device::Gpu if strategy != Strategy::Backtrack => Some(Refusal::Strategy),
-        Device::Gpu if n > GPU_MAX_N => Some(Refusal::Size { max: GPU_MAX_N }),
-        Device::Gpu => None,
+pub fn largest_board(device: Device, strategy: Strategy) -> Option<usize> {
+    match (device, strategy) {
+        (Device::Gpu, Strategy::Backtrack) => Some(GPU_MAX_N),
+        _ => None,
     }
 }
 
@@ -240,7 +234,10 @@ enum Held {
     Made(Box<dyn TaskSet>),
     /// The Backtrack list itself, which the GPU needs beyond its `TaskSet` face.
     #[cfg(feature = "cuda")]
-    Gpu(strategy::backtrack::BacktrackTasks),
+    GpuBacktrack(Box<strategy::backtrack::BacktrackTasks>),
+    /// The Join list itself, likewise.
+    #[cfg(feature = "cuda")]
+    GpuJoin(Box<strategy::join::JoinTasks>),
 }
 
 /// A count ready to run: its runner and its task list.
@@ -259,7 +256,12 @@ impl Prepared {
         let held = match runner {
             Runner::Here => Held::Kept(here::kept_list(n, strategy)?),
             #[cfg(feature = "cuda")]
-            Runner::Gpu(_) => Held::Gpu(strategy::backtrack::BacktrackTasks::new(n)?),
+            Runner::Gpu(_) => match strategy {
+                Strategy::Backtrack => {
+                    Held::GpuBacktrack(Box::new(strategy::backtrack::BacktrackTasks::new(n)?))
+                }
+                Strategy::Join => Held::GpuJoin(Box::new(strategy::join::JoinTasks::new(n)?)),
+            },
             _ => Held::Made(strategy::task_list(n, strategy)?),
         };
         Ok(Prepared { runner, held })
@@ -271,7 +273,9 @@ impl Prepared {
             Held::Kept(list) => *list,
             Held::Made(list) => list.as_ref(),
             #[cfg(feature = "cuda")]
-            Held::Gpu(list) => list,
+            Held::GpuBacktrack(list) => list.as_ref(),
+            #[cfg(feature = "cuda")]
+            Held::GpuJoin(list) => list.as_ref(),
         }
     }
 
@@ -291,8 +295,14 @@ impl Prepared {
                 None,
             )),
             #[cfg(feature = "cuda")]
-            (Runner::Gpu(threads), Held::Gpu(list)) => {
+            (Runner::Gpu(threads), Held::GpuBacktrack(list)) => {
                 let (outcome, report) = gpu::count_on_gpu(list, todo, threads, stop, on_done)?;
+                Ok((outcome, Some(report)))
+            }
+            #[cfg(feature = "cuda")]
+            (Runner::Gpu(threads), Held::GpuJoin(list)) => {
+                let (outcome, report) =
+                    gpu::join::count_on_gpu(list, todo, threads, stop, on_done)?;
                 Ok((outcome, Some(report)))
             }
             (Runner::Gpu(_), _) => Err(RunError::Gpu(GpuError::NotBuilt)),

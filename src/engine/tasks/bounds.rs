@@ -74,8 +74,8 @@ fn check_tasks(
     }
     if t.unique8 > bound.saturating_mul(8) {
         return Err(format!(
-            "a unique share of {}/8, more than the {bound} solutions that N={n} has in all",
-            t.unique8
+            "{}, more than the {bound} solutions that N={n} has in all",
+            unique_words(t.unique8)
         ));
     }
     let fits = match strategy {
@@ -195,6 +195,16 @@ impl Sum {
     }
 }
 
+/// A tally's unique count in words: `unique8` is eight times it, so one that is not a multiple
+/// of 8 is no count at all, and is said so rather than shown as a fraction.
+fn unique_words(unique8: u128) -> String {
+    if unique8.is_multiple_of(8) {
+        format!("{} unique", unique8 / 8)
+    } else {
+        format!("a unique count that is not a whole number ({unique8} eighths)")
+    }
+}
+
 /// Checks the tally of a whole list for `n`: the published counts where known, else the
 /// relations every count of N >= 2 obeys (see the module's documentation).
 ///
@@ -211,8 +221,9 @@ pub fn check_whole(n: usize, t: Tally) -> Result<(), String> {
     if let Some((total, unique)) = crate::reference::published(n) {
         if (t.total, t.unique8) != (total, unique * 8) {
             return Err(format!(
-                "{} solutions and {}/8 unique, but N={n} has {total} and {unique}",
-                t.total, t.unique8
+                "{} solutions and {}, but N={n} has {total} and {unique} unique",
+                t.total,
+                unique_words(t.unique8)
             ));
         }
         return Ok(());

@@ -60,7 +60,7 @@ fn header_line(header: &Header) -> String {
 /// Why a checkpoint cannot be used.
 ///
 /// ```
-/// use nqueens::engine::strategy::{task_list, Strategy};
+/// use nqueens::engine::{strategy::task_list, Strategy};
 /// use nqueens::engine::tasks::{checkpoint::{Header, Journal}, shard::Slice};
 /// let h = Header::new(task_list(8, Strategy::Backtrack).unwrap().as_ref(), Slice::ALL);
 /// let Err(err) = Journal::open(std::path::Path::new("/dev/null"), &h) else { panic!() };
@@ -156,7 +156,7 @@ pub enum CheckpointError {
 /// once a second, so no counting thread ever waits for the disk.
 ///
 /// ```
-/// use nqueens::engine::strategy::{task_list, Strategy};
+/// use nqueens::engine::{strategy::task_list, Strategy};
 /// use nqueens::engine::tasks::{checkpoint::{Header, Journal}, shard::Slice};
 /// use nqueens::engine::TaskSet;
 /// let tasks = task_list(8, Strategy::Backtrack).unwrap();
@@ -266,7 +266,7 @@ impl Journal {
             sync_dir(path);
         } else if scan.torn {
             notes.push(format!(
-                "checkpoint {}: dropped a torn last record (a write cut short by a crash); its task is counted again",
+                "checkpoint {}: dropped a torn last record (a write cut short by a crash or a full disk); its task is counted again",
                 path.display()
             ));
             file.set_len(scan.valid_len).map_err(io)?;
@@ -467,7 +467,9 @@ fn scan(
         if read == 0 {
             break;
         }
-        if raw.pop() != Some(b'\n') {
+        if raw.last() == Some(&b'\n') {
+            raw.pop();
+        } else {
             if read > MAX_LINE {
                 return Err(corrupt(
                     number,
@@ -475,7 +477,8 @@ fn scan(
                 ));
             }
             // The end of the file without a newline: a write cut short by a crash, unless it
-            // is not even the start of a header.
+            // is not even the start of a header (every byte of it: one wrong byte at its end,
+            // or a file of one byte, is a file of something else, not to be overwritten).
             if number == 1 && !expected.as_bytes().starts_with(&raw) {
                 return Err(corrupt(1, "not a checkpoint header".into()));
             }

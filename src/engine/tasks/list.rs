@@ -48,6 +48,8 @@ impl Header {
 /// let s: Slice = "2/3".parse().unwrap();
 /// assert_eq!(s.indices(7).collect::<Vec<_>>(), vec![1, 4]);
 /// assert_eq!(s.to_string(), "2/3");
+/// // No more shards than `merge` takes back.
+/// assert!("1/16777216".parse::<Slice>().is_ok() && "1/16777217".parse::<Slice>().is_err());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Slice {
@@ -100,6 +102,11 @@ impl FromStr for Slice {
         let count = k.trim().parse().map_err(|_| bad())?;
         if index == 0 || index > count {
             return Err(bad());
+        }
+        // What `merge` takes back: a shard of more is never counted.
+        let most = super::shard::MAX_SHARDS;
+        if count > most {
+            return Err(format!("{s:?}: a count splits into at most {most} shards"));
         }
         Ok(Slice { index, count })
     }

@@ -291,9 +291,15 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Tally, MergeError> {
             )));
         }
         if !(0.0..=MAX_SECONDS).contains(&r.seconds) {
+            // `{:e}` for a claim too large to print in full (`1e300` has 301 digits).
+            let claim = if r.seconds.abs() < MAX_SECONDS * 1e3 {
+                r.seconds.to_string()
+            } else {
+                format!("{:e}", r.seconds)
+            };
             return Err(invalid(format!(
-                "\"seconds\" is {}, not a wall time from 0 to {MAX_SECONDS}",
-                r.seconds
+                "\"seconds\" is {claim}, not a wall time from 0 to {MAX_SECONDS} (about 31 \
+                 years)"
             )));
         }
         if r.shards == 0 || r.shard == 0 || r.shard > r.shards || r.shards > MAX_SHARDS {

@@ -35,6 +35,9 @@ pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 
 /// `Ok` if a GPU can count here: the driver and NVRTC load and the driver sees a device.
 /// Checked once per process; the answer says which of them is missing.
+///
+/// # Errors
+/// [`GpuError`] saying what is missing: the driver, NVRTC or a device.
 pub fn available() -> Result<(), GpuError> {
     static ANSWER: OnceLock<Result<(), GpuError>> = OnceLock::new();
     ANSWER
@@ -84,6 +87,10 @@ pub struct Compiled {
 /// assert!(tuning_defines("-DNQ_REMAINING=10", 12).is_err());
 /// assert!(tuning_defines("--use_fast_math", 12).is_err());
 /// ```
+///
+/// # Errors
+/// [`GpuError::Compile`] for a switch that is not `-DNQ_NAME=NUMBER`, or a value the launch
+/// cannot take.
 pub fn tuning_defines(text: &str, remaining: usize) -> Result<Vec<String>, GpuError> {
     let bad = |why: String| GpuError::Compile(format!("NQUEENS_GPU_DEFINES: {why}"));
     text.split_whitespace()
@@ -116,22 +123,16 @@ pub fn tuning_defines(text: &str, remaining: usize) -> Result<Vec<String>, GpuEr
 /// rows (which sizes the stacks in shared memory) with NVRTC, with `defines` from
 /// [`tuning_defines`]; `verbose` asks ptxas for its resource report. Needs NVRTC only, no
 /// driver and no GPU.
+///
+/// # Errors
+/// [`GpuError`] if NVRTC is missing or the kernel does not compile.
 pub fn compile(
     arch: &str,
     remaining: usize,
     defines: &[String],
     verbose: bool,
 ) -> Result<Compiled, GpuError> {
-    // Compiling needs NVRTC only, not the driver.
-    // SAFETY: this only tries to load the library by name (dlopen); no CUDA call is made.
-    if !unsafe { nvrtc_sys::is_culib_present() } {
-        return Err(GpuError::NoNvrtc);
-    }
-    let source = std::ffi::CString::new(SOURCE).expect("the kernel source has no NUL");
-    let name = c"nqueens_kernel.cu";
-    let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
     let mut options = vec![
-        format!("--gpu-architecture={arch}"),
         format!("-DNQ_BLOCK={BLOCK}"),
         format!("-DNQ_MIN_BLOCKS={MIN_BLOCKS}"),
     ];
@@ -142,6 +143,27 @@ pub fn compile(
         ));
     }
     options.extend_from_slice(defines);
+    compile_source(SOURCE, c"nqueens_kernel.cu", arch, options, verbose)
+}
+
+/// Compiles `source` (called `name` in the compiler's messages) for `arch` with NVRTC and
+/// `options` (`verbose`: with ptxas's resource report). Needs NVRTC only, no driver and no
+/// GPU.
+pub(super) fn compile_source(
+    source: &str,
+    name: &std::ffi::CStr,
+    arch: &str,
+    mut options: Vec<String>,
+    verbose: bool,
+) -> Result<Compiled, GpuError> {
+    // Compiling needs NVRTC only, not the driver.
+    // SAFETY: this only tries to load the library by name (dlopen); no CUDA call is made.
+    if !unsafe { nvrtc_sys::is_culib_present() } {
+        return Err(GpuError::NoNvrtc);
+    }
+    let source = std::ffi::CString::new(source).expect("the kernel source has no NUL");
+    let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
+    options.insert(0, format!("--gpu-architecture={arch}"));
     if verbose {
         options.push("--ptxas-options=-v".into());
     }
@@ -184,7 +206,7 @@ fn compile_error(e: nvrtc::NvrtcError) -> GpuError {
     GpuError::Compile(format!("{e:?}"))
 }
 
-fn driver_error(e: cudarc::driver::DriverError) -> GpuError {
+pub(super) fn driver_error(e: cudarc::driver::DriverError) -> GpuError {
     GpuError::Driver(e.to_string())
 }
 
@@ -222,6 +244,9 @@ pub struct Cuda {
 impl Cuda {
     /// Opens the first GPU and compiles the kernel for it, for items of at most `remaining`
     /// free rows.
+    ///
+    /// # Errors
+    /// [`GpuError`] if no GPU can count here, or the kernel does not compile or load.
     pub fn new(remaining: usize) -> Result<Cuda, GpuError> {
         available()?;
         let context = CudaContext::new(0).map_err(driver_error)?;
@@ -373,7 +398,12 @@ impl Resources {
     /// assert_eq!((r.registers, r.shared_bytes, r.stack_bytes, r.spill_bytes), (40, 24576, 0, 4));
     /// ```
     pub fn parse(log: &str) -> Option<Resources> {
-        let entry = log.find("entry function 'nq_count'")?;
+        Resources::parse_kernel(log, "nq_count")
+    }
+
+    /// Reads the report of the kernel called `kernel` from a ptxas log; `None` if it has none.
+    pub fn parse_kernel(log: &str, kernel: &str) -> Option<Resources> {
+        let entry = log.find(&format!("entry function '{kernel}'"))?;
         let log = &log[entry..];
         let number_before = |line: &str, unit: &str| -> Option<u32> {
             let end = line.find(unit)?;
@@ -408,11 +438,18 @@ impl Resources {
     /// assert!(spills.problem().unwrap().contains("spill"));
     /// ```
     pub fn problem(&self) -> Option<String> {
+        self.problem_for(MAX_REGISTERS, BLOCK, MIN_BLOCKS)
+    }
+
+    /// Why a kernel launched in blocks of `block` threads, `min_blocks` of them per
+    /// multiprocessor (so at most `max_registers` registers a thread), would run worse than
+    /// planned, if it would: spills, or more registers than that.
+    pub fn problem_for(&self, max_registers: u32, block: u32, min_blocks: u32) -> Option<String> {
         if self.spill_bytes > 0 {
             Some(format!("{} bytes of register spills", self.spill_bytes))
-        } else if self.registers > MAX_REGISTERS {
+        } else if self.registers > max_registers {
             Some(format!(
-                "{} registers per thread, more than the {MAX_REGISTERS} that {MIN_BLOCKS} blocks of {BLOCK} threads per multiprocessor allow",
+                "{} registers per thread, more than the {max_registers} that {min_blocks} blocks of {block} threads per multiprocessor allow",
                 self.registers
             ))
         } else {

@@ -1,6 +1,7 @@
-//! Counting on an NVIDIA GPU: the Backtrack strategy's tasks, in batches.
+//! Counting on an NVIDIA GPU: the Backtrack strategy's tasks, in batches (this module), or
+//! the Join strategy's ([`join`]: the host lists each join's halves, the GPU counts the pairs).
 //!
-//! The GPU counts the same numbered tasks as the CPU ([`BacktrackTasks`]), so progress,
+//! For the backtracking kernel, the GPU counts the same numbered tasks as the CPU ([`BacktrackTasks`]), so progress,
 //! checkpoints, shards and `merge` work unchanged, and a shard counted on a GPU merges with
 //! shards counted on CPUs. What changes is how a task is counted:
 //!
@@ -27,7 +28,9 @@
 //! this module without a GPU.
 
 pub mod cuda;
+pub mod cuda_join;
 pub mod host;
+pub mod join;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -223,10 +226,19 @@ impl Batch {
 /// starts one in a free slot and [`collect`](Self::collect) waits for it.
 pub trait Backend {
     /// Makes `frames` (from [`frame_table`]) the frames that items refer to.
+    ///
+    /// # Errors
+    /// [`GpuError`] if the device fails.
     fn load_frames(&mut self, frames: &[u64]) -> Result<(), GpuError>;
     /// Starts counting `items` ([`ITEM_WORDS`] words each) in `slot` (0 or 1), which is free.
+    ///
+    /// # Errors
+    /// [`GpuError`] if the device fails.
     fn submit(&mut self, slot: usize, items: &[u32]) -> Result<(), GpuError>;
     /// Waits for the batch in `slot` and returns each item's count.
+    ///
+    /// # Errors
+    /// [`GpuError`] if the device fails.
     fn collect(&mut self, slot: usize) -> Result<Collected, GpuError>;
     /// How many items the backend counts at once (threads resident on the GPU): a batch of
     /// fewer leaves some of them idle.
@@ -247,14 +259,19 @@ pub struct Collected {
 }
 
 /// Counts the tasks `todo` of `tasks` on `backend`, in work items of at most `remaining` free
-/// rows (what the backend was made for; [`remaining`] for the board), as [`count_tasks`](super::pool::count_tasks)
-/// does on the CPU: `on_done` once per finished task, and `stop` ends the run within about a
+/// rows (what the backend was made for; [`remaining`] for the board), as
+/// [`count_tasks`](super::pool::count_tasks) does on the CPU: `on_done` once per finished task,
+/// and `stop` ends the run within about a
 /// batch, reporting the batches under way.
 ///
 /// The backend counts every task's completions. For the tasks whose constellation a rotation
 /// fixes, the completions the rotation leaves unchanged ([`BacktrackTasks::fixed`]) are
 /// counted on `threads` CPU threads meanwhile; those tasks go to the backend last, so that
 /// this is done when their counts come back.
+///
+/// # Errors
+/// [`RunError::Gpu`] if the backend fails, [`RunError::Threads`] if the CPU threads cannot
+/// start, [`RunError::Callback`] with the first error of `on_done`.
 #[allow(clippy::too_many_arguments)]
 pub fn count_tasks<E: Send>(
     backend: &mut dyn Backend,
@@ -422,6 +439,10 @@ fn next_batch(
 
 /// Counts the tasks `todo` of `tasks` on the first GPU ([`cuda::Cuda`]), as [`count_tasks`]
 /// does on any backend; the report names the device.
+///
+/// # Errors
+/// [`RunError::Gpu`] if no GPU can count here or it fails, [`RunError::Threads`] if the CPU
+/// threads cannot start, [`RunError::Callback`] with the first error of `on_done`.
 pub fn count_on_gpu<E: Send>(
     tasks: &BacktrackTasks,
     todo: &[usize],

@@ -286,6 +286,135 @@ impl JoinTasks {
     }
 }
 
+/// One join of a main task, its halves listed whole, for a device that counts the pairs itself
+/// (`engine::gpu::join`): the pairs `(u, v)` of `top` and `bottom` with `u & v == 0`, counted
+/// through the long diagonals' symmetries as [`twice_sorted`] does, times `weight`, are the
+/// join's share of the task's count.
+#[cfg(feature = "cuda")]
+pub(crate) struct JoinHalves<'a> {
+    /// The size of the join's symmetry family.
+    pub weight: u64,
+    /// The top words that leave the middle queen free, trimmed to the word's bits.
+    pub top: &'a [u64],
+    /// The bottom words that avoid the middle queen.
+    pub bottom: &'a [u64],
+}
+
+#[cfg(feature = "cuda")]
+impl JoinTasks {
+    /// How many main tasks the list starts with (the rest count symmetric solutions).
+    pub(crate) fn main_len(&self) -> usize {
+        self.main.len()
+    }
+
+    /// The bits of a half's word that the board's two long diagonals take.
+    pub(crate) fn long_diagonal_bits(&self) -> u64 {
+        long_diagonals(&self.shape)
+    }
+
+    /// Bits in a half's word.
+    pub(crate) fn word_bits(&self) -> usize {
+        self.shape.bits()
+    }
+
+    /// Calls `each` with every join of main task `index` (below [`JoinTasks::main_len`]),
+    /// listed with the widest copy of the loops this CPU runs; `false` if `stop` was set
+    /// before the quarter lists or every join were made (the joins given are then to be
+    /// thrown away).
+    pub(crate) fn for_each_join(
+        &self,
+        index: usize,
+        stop: &AtomicBool,
+        each: &mut dyn FnMut(JoinHalves),
+    ) -> bool {
+        let Some(quarters) = self.quarters(stop) else {
+            return false;
+        };
+        let cols = self.main[index];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = cpu::Avx512::for_isa(self.isa) {
+            // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+            return unsafe { joins_avx512(cpu, self, quarters, cols, stop, each) };
+        }
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = cpu::Avx2::for_isa(self.isa) {
+            // SAFETY: `cpu` proves the CPU has the features the function is compiled for.
+            return unsafe { joins_avx2(cpu, self, quarters, cols, stop, each) };
+        }
+        joins_with(kernel::Portable, self, quarters, cols, stop, each)
+    }
+}
+
+/// [`JoinTasks::for_each_join`] compiled for AVX-512.
+#[cfg(all(feature = "cuda", target_arch = "x86_64"))]
+#[target_feature(enable = "avx512f,avx512vl,avx512bitalg,avx512vpopcntdq,avx2,bmi1,bmi2,popcnt")]
+fn joins_avx512(
+    cpu: cpu::Avx512,
+    tasks: &JoinTasks,
+    quarters: &Quarters,
+    cols: u32,
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(JoinHalves),
+) -> bool {
+    joins_with(kernel::Avx512::new(cpu), tasks, quarters, cols, stop, each)
+}
+
+/// [`JoinTasks::for_each_join`] compiled for AVX2.
+#[cfg(all(feature = "cuda", target_arch = "x86_64"))]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn joins_avx2(
+    cpu: cpu::Avx2,
+    tasks: &JoinTasks,
+    quarters: &Quarters,
+    cols: u32,
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(JoinHalves),
+) -> bool {
+    joins_with(kernel::Avx2::new(cpu), tasks, quarters, cols, stop, each)
+}
+
+/// The body of [`JoinTasks::for_each_join`] with kernel `K`: the halves of each join as
+/// [`count_main_with`] lists them when both are held whole.
+#[cfg(feature = "cuda")]
+#[inline(always)]
+fn joins_with<K: Kernel>(
+    k: K,
+    tasks: &JoinTasks,
+    quarters: &Quarters,
+    cols: u32,
+    stop: &AtomicBool,
+    each: &mut dyn FnMut(JoinHalves),
+) -> bool {
+    let shape = &tasks.shape;
+    let (mut tops, mut top, mut bottom) = (Vec::new(), Vec::new(), Vec::new());
+    // `usize::MAX - 1`: no limit (the listing stops past one more than it).
+    quarters.top_entries(k, cols, &mut tops, usize::MAX - 1);
+    for (mid, weight) in joins(shape, cols) {
+        if stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let middle = if shape.gap == 1 { 1 << mid } else { 0 };
+        top.clear();
+        kernel::append_pairs(
+            k,
+            &mut top,
+            0,
+            shape.blocked(middle),
+            shape.word_mask(),
+            &tops,
+        );
+        bottom.clear();
+        let other = shape.full() & !cols & !middle;
+        quarters.half_words(k, other, middle, Side::Bottom, &mut bottom, usize::MAX - 1);
+        each(JoinHalves {
+            weight,
+            top: &top,
+            bottom: &bottom,
+        });
+    }
+    !stop.load(Ordering::Relaxed)
+}
+
 /// One main task to count: the list it belongs to, its columns, and how to use the kernel.
 #[derive(Clone, Copy)]
 struct Job<'a> {

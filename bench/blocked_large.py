@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Blocked boards of N = 80 to 128 (CSPLib problem 80): find each size's phase transition, and
+decide boards near it with `nqueens complete` beside OR-Tools CP-SAT on one worker.
+
+Run from the repository root after `cargo build --release`, with OR-Tools installed
+(`python3 -m venv /tmp/ort && /tmp/ort/bin/pip install ortools`):
+
+    # the transition: how many boards of each m have a completion (ours, 5 s per board)
+    python3 bench/blocked_large.py sweep 80 5500,5600,5700,5800,5900 --seeds 6 --limit 5
+    # the table of docs/completion.md: ours (30 s) against CP-SAT (120 s), one board at a time
+    python3 bench/blocked_large.py compare 80:5700,5800 100:9200,9300 --seeds 4 \\
+        --cpsat-cache /tmp/cpsat-large.json
+
+Boards come from `blocked_gen.py` (mininfile 1, seeds 0, 1, ...), so `N m seed` names a board
+everywhere. Times are the smaller of wall-clock and CPU time of the search, as in
+`ortools_compare.py`: ours the `time` of `--stats` bounded by the process's CPU time, CP-SAT
+its wall time bounded by the CPU time of `Solve`. Every completion ours prints is checked
+here against the board; every answer of ours must agree with CP-SAT's where both decide, or
+the script stops.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blocked_gen import blocked_board, list_form  # noqa: E402
+
+
+def board(n, m, seed):
+    return blocked_board(n, m, random.Random(f"blocked {n} {m} 1 {seed}"), 1)
+
+
+def ours(binary, tmp, n, blocked, limit_s):
+    """`nqueens complete` with a time limit: (answer, seconds, stats), answer True, False or
+    None (gave up). A completion is checked against the board before it counts."""
+    path = os.path.join(tmp, "board.txt")
+    with open(path, "w") as f:
+        f.write(list_form(n, blocked))
+    args = [binary, "complete", path, "--stats", "--format", "perm", "--time-limit",
+            str(limit_s)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = subprocess.run(args, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if run.returncode not in (0, 1):
+        sys.exit(f"nqueens failed: {run.stderr}")
+    stats = dict(re.findall(r"(nodes|failures|restarts|nogoods) (\d+)", run.stderr))
+    wall = float(re.search(r"time ([\d.]+) ms", run.stderr).group(1)) / 1e3
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    elapsed = min(wall, cpu)
+    if "gave up" in run.stdout + run.stderr:
+        return None, elapsed, stats
+    if run.returncode == 1:
+        return False, elapsed, stats
+    cols = [int(x) - 1 for x in run.stdout.split()]
+    bad = set(blocked)
+    ok = (len(cols) == n and len(set(cols)) == n
+          and len({r + c for r, c in enumerate(cols)}) == n
+          and len({r - c for r, c in enumerate(cols)}) == n
+          and not any((r, c) in bad for r, c in enumerate(cols)))
+    if not ok:
+        sys.exit(f"N={n}: the completion printed is not one: {run.stdout}")
+    return True, elapsed, stats
+
+
+def cpsat(n, blocked, limit_s):
+    """CP-SAT on one worker: (answer, seconds, stats), answer None when it gave up."""
+    from ortools.sat.python import cp_model
+    bad = set(blocked)
+    m = cp_model.CpModel()
+    q = [m.NewIntVarFromDomain(
+        cp_model.Domain.FromValues([c for c in range(n) if (r, c) not in bad]), f"q{r}")
+        for r in range(n)]
+    m.AddAllDifferent(q)
+    m.AddAllDifferent([q[i] + i for i in range(n)])
+    m.AddAllDifferent([q[i] - i for i in range(n)])
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = limit_s
+    start, start_cpu = time.perf_counter(), time.process_time()
+    status = solver.Solve(m)
+    elapsed = min(time.perf_counter() - start, time.process_time() - start_cpu)
+    answer = {cp_model.OPTIMAL: True, cp_model.FEASIBLE: True,
+              cp_model.INFEASIBLE: False}.get(status)
+    stats = {"branches": solver.NumBranches(), "conflicts": solver.NumConflicts()}
+    return answer, elapsed, stats
+
+
+def secs(t):
+    return f"{t * 1e3:.0f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def word(answer):
+    return {True: "completion", False: "none", None: "-"}[answer]
+
+
+def sweep(args):
+    with tempfile.TemporaryDirectory() as tmp:
+        print("| N | blocked | share | completion | none | not decided | slowest decided |")
+        print("|---:|---:|---:|---:|---:|---:|---:|")
+        for m in [int(x) for x in args.m.split(",")]:
+            got = {True: 0, False: 0, None: 0}
+            slowest = 0.0
+            for seed in range(args.seeds):
+                a, t, _ = ours(args.nqueens, tmp, args.n, board(args.n, m, seed), args.limit)
+                got[a] += 1
+                if a is not None:
+                    slowest = max(slowest, t)
+            print(f"| {args.n} | {m} | {m / args.n ** 2:.1%} | {got[True]} | {got[False]} "
+                  f"| {got[None]} | {secs(slowest)} |", flush=True)
+
+
+def compare(args):
+    cache = {}
+    if args.cpsat_cache and os.path.exists(args.cpsat_cache):
+        with open(args.cpsat_cache) as f:
+            cache = json.load(f)
+    rows = []
+    print("| N | blocked | seed | answer | nqueens | nodes | failures | restarts | CP-SAT "
+          "(1 worker) | branches | conflicts | CP-SAT / nqueens |")
+    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in args.boards:
+            n, ms = spec.split(":")
+            n = int(n)
+            for m in [int(x) for x in ms.split(",")]:
+                for seed in range(args.seeds):
+                    blocked = board(n, m, seed)
+                    key = f"{n} {m} {seed}"
+                    kept = cache.get(key)
+                    if kept is None or (kept[0] is None and kept[3] < args.cpsat_limit):
+                        if args.ours_only:
+                            kept = [None, float("nan"), {}, 0]
+                        else:
+                            cache[key] = [*cpsat(n, blocked, args.cpsat_limit), args.cpsat_limit]
+                            kept = cache[key]
+                            if args.cpsat_cache:
+                                with open(args.cpsat_cache, "w") as f:
+                                    json.dump(cache, f, indent=1)
+                    b, tb, sb, limit_b = kept
+                    a, ta, sa = ours(args.nqueens, tmp, n, blocked, args.limit)
+                    if a is not None and b is not None and a != b:
+                        sys.exit(f"{key}: the solvers disagree ({a} vs {b})")
+                    rows.append((n, m, seed, a, ta, b, tb))
+                    answer = word(a if a is not None else b)
+                    # A run that gave up shows the CPU time it had within its wall-clock limit:
+                    # on a loaded machine that is much less than the limit.
+                    mine = (secs(ta) if a is not None
+                            else f"not decided ({secs(ta)} CPU in {args.limit:.0f} s)")
+                    theirs = (secs(tb) if b is not None
+                              else f"not decided ({secs(tb)} CPU in {limit_b:.0f} s)" if limit_b
+                              else "-")
+                    ratio = f"{tb / ta:.1f}x" if a is not None and b is not None else "-"
+                    print(f"| {n} | {m} | {seed} | {answer} | {mine} | {sa.get('nodes', '')} "
+                          f"| {sa.get('failures', '')} | {sa.get('restarts', '')} | {theirs} "
+                          f"| {sb.get('branches', '')} | {sb.get('conflicts', '')} | {ratio} |",
+                          flush=True)
+    both = [r for r in rows if r[3] is not None and r[5] is not None]
+    print()
+    print(f"{len(rows)} boards: CP-SAT decides {sum(r[5] is not None for r in rows)}, nqueens "
+          f"{sum(r[3] is not None for r in rows)}, neither "
+          f"{sum(r[3] is None and r[5] is None for r in rows)}; CP-SAT only "
+          f"{sum(r[3] is None and r[5] is not None for r in rows)}, nqueens only "
+          f"{sum(r[3] is not None and r[5] is None for r in rows)}.")
+    for name, pick in (("with a completion", True), ("with none", False)):
+        sel = [r for r in both if r[3] == pick]
+        if sel:
+            ta, tb = sum(r[4] for r in sel), sum(r[6] for r in sel)
+            print(f"Both decide, {name}: {len(sel)} boards, nqueens {secs(ta)}, CP-SAT "
+                  f"{secs(tb)}, ratio {tb / ta:.1f}x.")
+    if both:
+        ta, tb = sum(r[4] for r in both), sum(r[6] for r in both)
+        print(f"Both decide, all: {len(both)} boards, nqueens {secs(ta)}, CP-SAT {secs(tb)}, "
+              f"ratio {tb / ta:.1f}x.")
+    over = [r for r in both if r[6] > 1]
+    if over:
+        tenth = sum(r[4] * 10 <= r[6] for r in over)
+        print(f"Where CP-SAT needs over 1 s ({len(over)} boards), nqueens takes a tenth of its "
+              f"time or less on {tenth}.")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nqueens", default="target/release/nqueens")
+    sub = ap.add_subparsers(dest="what", required=True)
+    s = sub.add_parser("sweep", help="answers of ours across m for one N")
+    s.add_argument("n", type=int)
+    s.add_argument("m", help="numbers of blocked squares, comma-separated")
+    s.add_argument("--seeds", type=int, default=6)
+    s.add_argument("--limit", type=float, default=5.0, help="seconds per board for ours")
+    c = sub.add_parser("compare", help="ours beside CP-SAT, one row per board")
+    c.add_argument("boards", nargs="+", help="N:m1,m2,... board sets")
+    c.add_argument("--seeds", type=int, default=4, help="boards per (N, m), seeds 0, 1, ...")
+    c.add_argument("--limit", type=float, default=30.0, help="seconds per board for ours")
+    c.add_argument("--cpsat-limit", type=float, default=120.0, help="seconds per CP-SAT run")
+    c.add_argument("--cpsat-cache", help="JSON file keeping CP-SAT's answers, times, stats")
+    c.add_argument("--ours-only", action="store_true",
+                   help="run CP-SAT on no board missing from the cache")
+    args = ap.parse_args()
+    (sweep if args.what == "sweep" else compare)(args)
+
+
+if __name__ == "__main__":
+    main()
