@@ -1,7 +1,8 @@
 //! `nqueens bench`: the ladder side by side, as in the reference documents' timing tables.
 //!
-//! Each cell counts the solutions for one N with one algorithm and records the time. Once a
-//! cell takes longer than the budget, that algorithm sits out the bigger boards (each N costs
+//! Each cell counts the solutions for one N with one algorithm, several times, and records the
+//! median time: one run alone is at the mercy of a cold cache or another process taking the
+//! core, which on a shared machine made lines zigzag. Once a cell takes longer than the budget, that algorithm sits out the bigger boards (each N costs
 //! several times the one before, so the next cell would only be longer). The counts of all
 //! algorithms for an N must agree; a disagreement is marked in the table and fails the run.
 
@@ -21,7 +22,10 @@ use super::{bad_input, parse_range, progress};
 /// Arguments of `nqueens bench`.
 #[derive(clap::Args)]
 #[command(
-    after_help = "Cells: the time of one count; `-` where the algorithm sat out (over \
+    after_help = "Cells: the median time of a count over up to --runs runs (5 by default); \
+    runs are repeated only while another would keep the cell within 1 s (or --budget, if \
+    smaller), so a cell over half a second is timed once and the whole table takes at most about \
+    a second a cell longer than with one run. `-` where the algorithm sat out (over \
     the budget on a smaller N, or N beyond its limit). The total and unique columns come from \
     the algorithms that ran; a `!` after a time marks a count that disagrees with the others \
     (and the command then exits 1). Rows stop at the largest N any chosen algorithm handles. \
@@ -39,6 +43,9 @@ pub struct Args {
     /// Seconds per cell: an algorithm whose cell takes longer skips the bigger N.
     #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = super::parse_seconds)]
     budget: Duration,
+    /// Runs per cell: the cell's time is their median (fewer where they would pass 1 s).
+    #[arg(long, value_name = "K", default_value_t = 5, value_parser = clap::value_parser!(u16).range(1..))]
+    runs: u16,
     /// Comma-separated algorithms, in column order [default: the whole ladder].
     #[arg(long, value_name = "A,B,C", value_parser = parse_algos)]
     algos: Option<AlgoList>,
@@ -49,7 +56,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Also draw the table as an SVG picture: time against N on a log scale, a line per
-    /// algorithm.
+    /// algorithm, each named at its end (times in µs, ms and s).
     #[arg(long, value_name = "FILE.svg")]
     plot: Option<PathBuf>,
     /// Also report nodes visited and square checks made per algorithm and N (a second,
@@ -81,6 +88,8 @@ struct Cell {
     algo: &'static str,
     /// `None` when the algorithm sat out this N.
     seconds: Option<f64>,
+    /// How many runs the time is the median of.
+    runs: Option<usize>,
     total: Option<u64>,
     unique: Option<u64>,
     /// With `--nodes`: nodes visited and square checks made.
@@ -147,28 +156,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let measured = if skip {
                 None
             } else {
-                let start = Instant::now();
-                let counts = algo.count(n).map_err(bad_input)?;
-                let elapsed = start.elapsed();
-                over_budget[i] = elapsed > budget;
-                Some((counts, elapsed))
+                let timed = repeat(usize::from(args.runs), REPEAT_WITHIN.min(budget), || {
+                    let start = Instant::now();
+                    let counts = algo.count(n)?;
+                    Ok::<_, nqueens::algo::AlgoError>((counts, start.elapsed()))
+                })
+                .map_err(bad_input)?;
+                over_budget[i] = timed.median > budget;
+                Some(timed)
             };
-            let work = match (args.nodes, measured) {
+            let work = match (args.nodes, &measured) {
                 (true, Some(_)) => Some(algo.work(n).map_err(bad_input)?),
                 _ => None,
             };
             bar.inc(1);
-            row.push(measured.map(|(c, t)| (c, t, work)));
             cells.push(Cell {
                 n,
                 algo: algo.name(),
-                seconds: measured.map(|(_, t)| t.as_secs_f64()),
-                total: measured.map(|(c, _)| c.total),
-                unique: measured.and_then(|(c, _)| c.unique),
+                seconds: measured.as_ref().map(|m| m.median.as_secs_f64()),
+                runs: measured.as_ref().map(|m| m.runs),
+                total: measured.as_ref().map(|m| m.value.total),
+                unique: measured.as_ref().and_then(|m| m.value.unique),
                 work,
             });
+            row.push(measured.map(|m| (m, work)));
         }
-        let counts: Vec<Counts> = row.iter().flatten().map(|&(c, ..)| c).collect();
+        let counts: Vec<Counts> = row.iter().flatten().map(|(m, _)| m.value).collect();
         let total = majority(counts.iter().map(|c| c.total));
         let unique = majority(counts.iter().filter_map(|c| c.unique));
         let mut line = vec![
@@ -179,16 +192,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for cell in &row {
             line.push(match cell {
                 None => "-".into(),
-                Some((c, t, work)) => {
-                    let agrees =
-                        Some(c.total) == total && (c.unique.is_none() || c.unique == unique);
+                Some((m, work)) => {
+                    let c = m.value;
+                    let agrees = m.steady
+                        && Some(c.total) == total
+                        && (c.unique.is_none() || c.unique == unique);
                     if !agrees {
                         disagreements += 1;
                     }
                     let work = work.map_or(String::new(), |w| {
                         format!(" {}n {}c", short(w.nodes), short(w.checks))
                     });
-                    format!("{}{}{work}", duration(*t), if agrees { "" } else { "!" })
+                    format!(
+                        "{}{}{work}",
+                        duration(m.median),
+                        if agrees { "" } else { "!" }
+                    )
                 }
             });
         }
@@ -201,12 +220,73 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     if let Some(file) = plot {
-        file.commit(&super::plot::svg(&cells_by_algo(&algos, &cells))?)?;
+        let note = format!(
+            "each point: the median of up to {} runs, as many as fit in {}",
+            args.runs,
+            super::plot::time_label(REPEAT_WITHIN.min(budget).as_secs_f64())
+        );
+        file.commit(&super::plot::svg(&cells_by_algo(&algos, &cells), &note)?)?;
     }
     if disagreements > 0 {
         anyhow::bail!("{disagreements} counts disagree with the other algorithms (marked !)");
     }
     Ok(())
+}
+
+/// How long a cell's repeated runs may take together: repeats make small cells steady, and a cell
+/// of a second or more is steady enough from one run.
+const REPEAT_WITHIN: Duration = Duration::from_secs(1);
+
+/// A cell's runs: what the first found and the median of their times.
+#[derive(Debug, PartialEq)]
+struct Timed<T> {
+    value: T,
+    median: Duration,
+    runs: usize,
+    /// Whether every run found the same value.
+    steady: bool,
+}
+
+/// Calls `once` (which returns what it found and how long it took) up to `runs` times: always
+/// once, then again while another run, as long as the last, would keep their total within
+/// `within`.
+///
+/// # Errors
+/// The first error of `once`.
+fn repeat<T: PartialEq, E>(
+    runs: usize,
+    within: Duration,
+    mut once: impl FnMut() -> Result<(T, Duration), E>,
+) -> Result<Timed<T>, E> {
+    let (value, first) = once()?;
+    let mut times = vec![first];
+    let mut steady = true;
+    while times.len() < runs {
+        let (spent, last) = (times.iter().sum::<Duration>(), times[times.len() - 1]);
+        if spent + last > within {
+            break;
+        }
+        let (again, time) = once()?;
+        steady &= again == value;
+        times.push(time);
+    }
+    Ok(Timed {
+        value,
+        median: median(&mut times),
+        runs: times.len(),
+        steady,
+    })
+}
+
+/// The middle time (the mean of the two middle ones for an even count); `times` is sorted.
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort_unstable();
+    let mid = times.len() / 2;
+    if times.len() % 2 == 1 {
+        times[mid]
+    } else {
+        (times[mid - 1] + times[mid]) / 2
+    }
 }
 
 /// The value most algorithms agree on (the first one met on a tie), `None` if none ran.
@@ -258,6 +338,10 @@ impl Record for Cell {
                 "seconds",
                 self.seconds.map_or(Value::Missing, |s| Value::Float(s, 9)),
             ),
+            (
+                "runs",
+                self.runs.map_or(Value::Missing, |r| Value::Int(r as u128)),
+            ),
             ("total", self.total.into()),
             ("unique", self.unique.into()),
         ];
@@ -294,4 +378,84 @@ fn cells_by_algo(algos: &[Algo], cells: &[Cell]) -> Vec<(&'static str, Vec<(usiz
             (a.name(), points)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fake clock: `once` for [`repeat`] that reports these times in turn, finding `value`.
+    fn runs_taking<'a>(
+        millis: &'a [u64],
+        values: &'a [u32],
+    ) -> impl FnMut() -> Result<(u32, Duration), ()> + 'a {
+        let mut next = 0;
+        move || {
+            let i = next;
+            next += 1;
+            Ok((values[i % values.len()], Duration::from_millis(millis[i])))
+        }
+    }
+
+    #[test]
+    fn a_cell_is_the_median_of_its_runs() {
+        // The zigzag of the issue: flags at N = 10 once took 9.49 ms between two of 1.5 ms.
+        let t = repeat(5, REPEAT_WITHIN, runs_taking(&[2, 9, 1, 3, 2], &[7])).unwrap();
+        assert_eq!(
+            t,
+            Timed {
+                value: 7,
+                median: Duration::from_millis(2),
+                runs: 5,
+                steady: true
+            }
+        );
+        // An even count: the mean of the middle two.
+        let t = repeat(4, REPEAT_WITHIN, runs_taking(&[1, 9, 3, 4], &[7])).unwrap();
+        assert_eq!(t.median, Duration::from_micros(3500));
+        assert_eq!(
+            repeat(1, REPEAT_WITHIN, runs_taking(&[5], &[7]))
+                .unwrap()
+                .runs,
+            1
+        );
+    }
+
+    #[test]
+    fn repeats_stop_at_the_time_allowed() {
+        // 400 ms, then 400 ms more: a third would pass 1 s.
+        let t = repeat(5, REPEAT_WITHIN, runs_taking(&[400, 450, 10], &[7])).unwrap();
+        assert_eq!((t.runs, t.median), (2, Duration::from_millis(425)));
+        // A run over the allowance is not repeated.
+        let t = repeat(5, REPEAT_WITHIN, runs_taking(&[1200], &[7])).unwrap();
+        assert_eq!((t.runs, t.median), (1, Duration::from_millis(1200)));
+        // A slow first run (a cold cache) does not make the median.
+        let t = repeat(
+            5,
+            REPEAT_WITHIN,
+            runs_taking(&[300, 100, 100, 100, 100], &[7]),
+        )
+        .unwrap();
+        assert_eq!((t.runs, t.median), (5, Duration::from_millis(100)));
+        // The allowance is shared with a smaller --budget.
+        let t = repeat(
+            5,
+            Duration::from_millis(250),
+            runs_taking(&[100, 100, 100], &[7]),
+        )
+        .unwrap();
+        assert_eq!(t.runs, 2);
+    }
+
+    #[test]
+    fn a_run_that_finds_another_count_is_not_steady() {
+        let t = repeat(3, REPEAT_WITHIN, runs_taking(&[1, 1, 1], &[7, 7, 8])).unwrap();
+        assert_eq!((t.value, t.steady), (7, false));
+        let mut calls = 0;
+        let failing = repeat(3, REPEAT_WITHIN, || {
+            calls += 1;
+            Err::<(u32, Duration), _>("no")
+        });
+        assert_eq!((failing, calls), (Err("no"), 1));
+    }
 }
