@@ -292,7 +292,7 @@ pub struct Counter<'a> {
 
 impl<'a> Counter<'a> {
     /// A count of `n` with the defaults: the engine's fastest strategy, all cores, the memory
-    /// available now as the limit ([`available_memory`], asked only of counts that need more
+    /// available now as the limit ([`available_memory`](crate::memory::available_memory), asked only of counts that need more
     /// than a few MiB), no checkpoint, the whole task list.
     ///
     /// ```

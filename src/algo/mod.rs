@@ -15,7 +15,7 @@
 //! | [`parallel`] | bitboard split into subtrees over all cores |
 //! | [`cp`] | propagation and search, the constraint-programming way |
 //!
-//! Every rung reports its steps to an [`observe::Observer`] (nothing, at no cost, when counting):
+//! Every rung reports its steps to an [`Observer`] (nothing, at no cost, when counting):
 //! [`Algo::observe`] watches a search, [`Algo::work`] counts its nodes and square checks.
 //!
 //! The slow ones are kept because they are the lesson, and because they are the oracles that

@@ -34,7 +34,7 @@ pub mod tasks;
 /// `unique8` is eight times the task's share of the unique count. Keeping it scaled by 8 lets
 /// every strategy report an integer per task: a backtracking task whose solutions fall in classes
 /// of size 2, 4 or 8 adds 8 per class; a join strategy adds the Burnside terms
-/// (total + P + 2R, see [`join`]).
+/// (total + P + 2R, see [`join`](strategy::join)).
 ///
 /// ```
 /// use nqueens::engine::Tally;

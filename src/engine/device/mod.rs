@@ -9,8 +9,8 @@
 //! Every device reports each finished task to the same callback, which is how progress and
 //! checkpoints follow a run without the device knowing about either, and stops promptly when
 //! asked: no new task starts, and the tasks under way return within milliseconds, uncounted.
-//! The choice of device for a count is made here ([`Runner`]) and nowhere else; a second GPU
-//! vendor would be a folder beside `gpu` and an arm in [`Runner`].
+//! The choice of device for a count is made here (`Runner`) and nowhere else; a second GPU
+//! vendor would be a folder beside `gpu` and an arm in `Runner`.
 
 use std::sync::atomic::AtomicBool;
 
