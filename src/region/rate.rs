@@ -494,10 +494,17 @@ impl<'b> Rater<'b> {
             };
             let a_names = names(a.0, chosen.iter().map(|&j| a.1[j]).collect());
             let b_names = names(b.0, bits(span).map(|j| b.1[j]).collect());
-            let reason = format!(
-                "the open cells of {a_names} lie in {b_names} only: their queens are the \
-                 queens of {b_names}, so the other cells there are crossed out"
-            );
+            let reason = if k == 1 {
+                format!(
+                    "the open cells of {a_names} lie in {b_names} only: the queen of \
+                     {b_names} is the queen of {a_names}, so its other cells are crossed out"
+                )
+            } else {
+                format!(
+                    "the open cells of {a_names} lie in {b_names} only: their queens are the \
+                     queens of {b_names}, so the other cells there are crossed out"
+                )
+            };
             return Some(Step {
                 rule,
                 queens: Vec::new(),
