@@ -3,9 +3,13 @@
 //! 1. **A solution**: N queens, one per row and column, no two touching, by backtracking over
 //!    the rows with the columns in random order.
 //! 2. **Regions grown from its queens**: each queen's cell starts a region; again and again a
-//!    random cell next to some region joins a random region beside it, until every cell has
-//!    one. Regions are connected by construction.
-//! 3. **Reshaped until unique**: the exact solver looks for two solutions; while it finds
+//!    random cell next to some region joins a region beside it, until every cell has one.
+//!    Regions are connected by construction. Cells of no region yet are closed, so the grid
+//!    starts with one solution and each cell that joins can only add some: a cell joins a
+//!    region only if the solution stays the only one, and a cell no region beside it can take
+//!    waits for the end, when it joins any.
+//! 3. **Reshaped until unique** (if some cell had to join anyway): the exact solver looks for
+//!    two solutions; while it finds
 //!    another one, one of that one's queens not shared with the solution moves to a
 //!    neighbouring region (one that stays connected without it). That region now holds two of
 //!    the other's queens, so the other is no solution, while the solution's queens kept their
@@ -24,6 +28,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
+use super::solve::{count_parts, low};
 use super::{Board, Difficulty, Rating, Search, rate};
 
 /// The smallest grid puzzles are made for: 4 x 4 has only two solutions to choose from.
@@ -164,7 +169,7 @@ impl<'a> Generator<'a> {
             self.check_stop()?;
             tries += 1;
             let solution = queens(n, &mut rng);
-            let mut region = grow(n, &solution, &mut rng);
+            let mut region = self.grow(&solution, &mut rng)?;
             if !self.reshape(&mut region, &solution, &mut rng)? {
                 continue;
             }
@@ -337,40 +342,91 @@ fn queens(n: usize, rng: &mut impl Rng) -> Vec<usize> {
     cols
 }
 
-/// Regions grown at random from the queens' cells: region `r` starts at row `r`'s queen.
-fn grow(n: usize, solution: &[usize], rng: &mut impl Rng) -> Vec<usize> {
-    const NONE: usize = usize::MAX;
-    let mut region = vec![NONE; n * n];
-    for (r, &c) in solution.iter().enumerate() {
-        region[r * n + c] = r;
+/// No region yet.
+const NONE: usize = usize::MAX;
+
+impl Generator<'_> {
+    /// Regions grown at random from the queens' cells (region `r` starts at row `r`'s queen),
+    /// keeping the solution the only one where it can.
+    ///
+    /// Cells of no region yet are closed, so the grid starts with one solution, and each cell
+    /// that joins a region can only add solutions: a cell joins a region beside it only if the
+    /// solution stays the only one (checked by the solver with a limit of 2), trying each region
+    /// beside it in random order. A cell no region can take is left to the end, when the cells
+    /// left join random regions beside them and reshaping takes over.
+    fn grow(&self, solution: &[usize], rng: &mut impl Rng) -> Result<Vec<usize>, GenerateError> {
+        let n = self.n;
+        let mut region = vec![NONE; n * n];
+        let mut closed = vec![low(n); n];
+        // The regions as the solver reads them: any number for a cell of no region yet.
+        let mut parts = vec![0u8; n * n];
+        for (r, &c) in solution.iter().enumerate() {
+            region[r * n + c] = r;
+            parts[r * n + c] = r as u8;
+            closed[r] &= !(1 << c);
+        }
+        let mut refused = vec![false; n * n];
+        loop {
+            self.check_stop()?;
+            let edge: Vec<usize> = (0..n * n)
+                .filter(|&i| {
+                    region[i] == NONE && !refused[i] && side_by_side(n, i).any(|j| region[j] != NONE)
+                })
+                .collect();
+            let Some(&cell) = edge.choose(rng) else {
+                break;
+            };
+            let mut beside = regions_beside(n, &region, cell);
+            beside.shuffle(rng);
+            closed[cell / n] &= !(1 << (cell % n));
+            let mut joined = false;
+            for g in beside {
+                parts[cell] = g as u8;
+                let found = count_parts(n, &parts, &closed, 2, self.stop)
+                    .map_err(|_| GenerateError::Stopped)?;
+                if found == 1 {
+                    region[cell] = g;
+                    joined = true;
+                    break;
+                }
+            }
+            if !joined {
+                closed[cell / n] |= 1 << (cell % n);
+                parts[cell] = 0;
+                refused[cell] = true;
+            }
+        }
+        // The cells no region would take: anywhere beside, for reshaping to mend.
+        while region.contains(&NONE) {
+            let edge: Vec<usize> = (0..n * n)
+                .filter(|&i| region[i] == NONE && side_by_side(n, i).any(|j| region[j] != NONE))
+                .collect();
+            let &cell = edge.choose(rng).expect("a grid with free cells has one beside a region");
+            region[cell] = *regions_beside(n, &region, cell)
+                .choose(rng)
+                .expect("the cell is beside a region");
+        }
+        Ok(region)
     }
-    let mut left = n * n - n;
-    while left > 0 {
-        // Open cells beside some region, each with the regions beside it.
-        let edge: Vec<usize> = (0..n * n)
-            .filter(|&i| region[i] == NONE && side_by_side(n, i).any(|j| region[j] != NONE))
-            .collect();
-        let &cell = edge.choose(rng).expect("a grid with free cells has one beside a region");
-        let beside: Vec<usize> = side_by_side(n, cell)
-            .filter(|&j| region[j] != NONE)
-            .map(|j| region[j])
-            .collect();
-        region[cell] = *beside.choose(rng).expect("the cell is beside a region");
-        left -= 1;
-    }
-    region
+}
+
+/// The distinct regions beside a cell.
+fn regions_beside(n: usize, region: &[usize], cell: usize) -> Vec<usize> {
+    let mut beside: Vec<usize> = side_by_side(n, cell)
+        .map(|j| region[j])
+        .filter(|&g| g != NONE)
+        .collect();
+    beside.sort_unstable();
+    beside.dedup();
+    beside
 }
 
 /// Moves `cell` to a random neighbouring region if its own stays connected without it;
-/// `false` if no neighbouring region can take it.
+/// `false` if it would not.
 fn move_cell(n: usize, region: &mut [usize], cell: usize, rng: &mut impl Rng) -> bool {
     let own = region[cell];
-    let mut targets: Vec<usize> = side_by_side(n, cell)
-        .map(|j| region[j])
-        .filter(|&g| g != own)
-        .collect();
-    targets.sort_unstable();
-    targets.dedup();
+    let mut targets = regions_beside(n, region, cell);
+    targets.retain(|&g| g != own);
     let Some(&target) = targets.choose(rng) else {
         return false;
     };

@@ -24,7 +24,7 @@
 //!
 //! ```
 //! use nqueens::region::{Board, Search, verify};
-//! let board = Board::parse("AABBB\nAABBB\nCCDDB\nCCDDE\nCDDEE\n").unwrap();
+//! let board = Board::parse("AABBC\nAAABC\nDDAAC\nDDDDC\nEEDDC\n").unwrap();
 //! let search = Search::new(&board).limit(2);
 //! let count = search.count().unwrap();
 //! assert_eq!(count.solutions, 1); // exactly one: the puzzle is good

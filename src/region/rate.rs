@@ -8,7 +8,7 @@
 use std::fmt;
 
 use super::solve::{Masks, bits, low};
-use super::{Board, Cell, MAX_N, verify};
+use super::{Board, Cell, MAX_N, Search, verify};
 
 /// A deduction players use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -175,11 +175,12 @@ pub fn rate(board: &Board) -> Rating {
 }
 
 /// The next deduction from the board's marks: a hint. `Ok(None)` when the grid is solved;
-/// `Err` with the reason when no rule applies or the marks leave no solution.
+/// `Err` with the reason when the marks leave no solution (the exact solver decides that
+/// first, so a wrong cross is caught before the rules build on it) or no rule applies.
 ///
 /// ```
 /// use nqueens::region::{Board, Rule, hint};
-/// let board = Board::parse("AAAB\nCABB\nCCBD\nCCDD\nq 1 1\n").unwrap();
+/// let board = Board::parse("AAAB\nCABB\nCCBD\nCCDD\nq 1 2\n").unwrap();
 /// let step = hint(&board).unwrap().unwrap();
 /// assert_eq!(step.rule, Rule::Around);
 /// ```
@@ -187,6 +188,13 @@ pub fn rate(board: &Board) -> Rating {
 /// # Errors
 /// The reason the rules give no next step, in words.
 pub fn hint(board: &Board) -> Result<Option<Step>, String> {
+    if Search::new(board)
+        .first()
+        .expect("no stop flag, no stop")
+        .is_none()
+    {
+        return Err("the queens and crosses on the board leave no solution".into());
+    }
     match Rater::new(board).next_step() {
         Next::Step(step) => Ok(Some(step)),
         Next::Solved => Ok(None),
@@ -486,11 +494,22 @@ impl<'b> Rater<'b> {
                 return None;
             }
             let names = |kind, units: Vec<usize>| {
-                units
+                if let [one] = units[..] {
+                    return self.name(kind, one);
+                }
+                let ids: Vec<String> = units
                     .into_iter()
-                    .map(|i| self.name(kind, i))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                    .map(|i| match kind {
+                        Kind::Region => self.board.label(i).to_string(),
+                        Kind::Row | Kind::Col => (i + 1).to_string(),
+                    })
+                    .collect();
+                let plural = match kind {
+                    Kind::Row => "rows",
+                    Kind::Col => "columns",
+                    Kind::Region => "regions",
+                };
+                format!("{plural} {}", ids.join(", "))
             };
             let a_names = names(a.0, chosen.iter().map(|&j| a.1[j]).collect());
             let b_names = names(b.0, bits(span).map(|j| b.1[j]).collect());

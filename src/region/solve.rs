@@ -135,9 +135,52 @@ impl<'a> Search<'a> {
         let Some(state) = masks.start(self.board) else {
             return Ok(run.count);
         };
+        for &(r, c) in self.board.queens() {
+            run.columns[r] = c;
+        }
         run.search(&state)?;
         Ok(run.count)
     }
+}
+
+/// The number of solutions, up to `limit`, of a grid given by its parts: the region of each
+/// cell and the closed cells of each row. For the generator, whose grids are half grown: a
+/// cell of no region yet is closed (and may carry any region number).
+///
+/// # Errors
+/// [`Stopped`] if the stop flag was raised.
+pub(crate) fn count_parts(
+    n: usize,
+    region: &[u8],
+    closed: &[u64],
+    limit: u64,
+    stop: Option<&AtomicBool>,
+) -> Result<u64, Stopped> {
+    let masks = Masks::from_parts(n, region);
+    let mut state = State {
+        open: [0; MAX_N],
+        rows: 0,
+        cols: 0,
+        regions: 0,
+    };
+    for (open, &closed) in state.open[..n].iter_mut().zip(closed) {
+        *open = low(n) & !closed;
+    }
+    let mut run = Run {
+        masks: &masks,
+        order: Order::Fewest,
+        limit,
+        stop,
+        count: Count {
+            solutions: 0,
+            limited: false,
+            nodes: 0,
+        },
+        columns: vec![usize::MAX; n],
+        f: &mut |_: &[usize]| {},
+    };
+    run.search(&state)?;
+    Ok(run.count.solutions)
 }
 
 /// The board as bitmasks: for each region, its cells row by row.
@@ -160,15 +203,19 @@ pub(crate) struct State {
 
 impl Masks {
     pub fn new(board: &Board) -> Self {
-        let n = board.n;
+        Self::from_parts(board.n, &board.region)
+    }
+
+    /// The masks of `n` x `n` cells whose regions are `region`, row by row.
+    fn from_parts(n: usize, region: &[u8]) -> Self {
         let mut region_rows = vec![0u64; n * n];
-        for (i, &g) in board.region.iter().enumerate() {
+        for (i, &g) in region.iter().enumerate() {
             region_rows[g as usize * n + i / n] |= 1 << (i % n);
         }
         Masks {
             n,
             region_rows,
-            region: board.region.clone(),
+            region: region.to_vec(),
         }
     }
 
