@@ -25,7 +25,7 @@ fn fixture(name: &str) -> String {
 
 #[test]
 fn generated_puzzles_count_one_solution_in_text_and_json() {
-    for n in ["5", "9", "14"] {
+    for n in ["5", "9", "12"] {
         let args = ["region", "generate", n, "--count", "4", "--seed", "3"];
         let text = stdout(&args, "");
         let json = stdout(&[&args[..], &["--format", "json"]].concat(), "");
@@ -35,11 +35,20 @@ fn generated_puzzles_count_one_solution_in_text_and_json() {
                 "1\n1\n1\n1\n"
             );
         }
-        let from_text: Vec<Board> = Board::parse_all(&text).into_iter().map(Result::unwrap).collect();
-        let from_json: Vec<Board> = Board::parse_all(&json).into_iter().map(Result::unwrap).collect();
+        let from_text: Vec<Board> = Board::parse_all(&text)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        let from_json: Vec<Board> = Board::parse_all(&json)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
         assert_eq!(from_text, from_json);
         // The solution line is the one solution.
-        for (board, line) in from_text.iter().zip(text.lines().filter(|l| l.starts_with("# solution: "))) {
+        for (board, line) in from_text
+            .iter()
+            .zip(text.lines().filter(|l| l.starts_with("# solution: ")))
+        {
             let said: Vec<usize> = line["# solution: ".len()..]
                 .split(' ')
                 .map(|c| c.parse::<usize>().unwrap() - 1)
@@ -69,7 +78,10 @@ fn a_seedless_run_prints_its_seed_and_that_seed_repeats_it() {
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     let seed = stderr.trim().strip_prefix("seed: ").unwrap();
     let again = stdout(&["region", "generate", "7", "--seed", seed], "");
-    assert_eq!(String::from_utf8(out.get_output().stdout.clone()).unwrap(), again);
+    assert_eq!(
+        String::from_utf8(out.get_output().stdout.clone()).unwrap(),
+        again
+    );
 }
 
 #[test]
@@ -80,7 +92,15 @@ fn solve_writes_solutions_that_verify_accepts() {
         .lines()
         .for_each(|l| assert_eq!(l, "ok"));
     let limited = stdout(
-        &["region", "solve", &fixture("rows6.txt"), "--limit", "3", "--format", "json"],
+        &[
+            "region",
+            "solve",
+            &fixture("rows6.txt"),
+            "--limit",
+            "3",
+            "--format",
+            "json",
+        ],
         "",
     );
     assert_eq!(limited.lines().count(), 3);
@@ -91,7 +111,10 @@ fn solve_writes_solutions_that_verify_accepts() {
     assert!(solved.queens().contains(&(0, 10)) && solved.queens().contains(&(7, 0)));
     for order in ["fewest", "rows"] {
         assert_eq!(
-            stdout(&["region", "solve", &fixture("game12.txt"), "--order", order], ""),
+            stdout(
+                &["region", "solve", &fixture("game12.txt"), "--order", order],
+                ""
+            ),
             game
         );
     }
@@ -99,12 +122,21 @@ fn solve_writes_solutions_that_verify_accepts() {
 
 #[test]
 fn count_prints_a_line_per_puzzle_and_says_when_the_limit_stopped_it() {
-    assert_eq!(stdout(&["region", "count", &fixture("rows6.txt")], ""), "90\n");
     assert_eq!(
-        stdout(&["region", "count", &fixture("rows6.txt"), "--limit", "2"], ""),
+        stdout(&["region", "count", &fixture("rows6.txt")], ""),
+        "90\n"
+    );
+    assert_eq!(
+        stdout(
+            &["region", "count", &fixture("rows6.txt"), "--limit", "2"],
+            ""
+        ),
         "2 or more\n"
     );
-    assert_eq!(stdout(&["region", "count", &fixture("none5.txt")], ""), "0\n");
+    assert_eq!(
+        stdout(&["region", "count", &fixture("none5.txt")], ""),
+        "0\n"
+    );
 }
 
 #[test]
@@ -121,21 +153,36 @@ fn verify_names_the_rule_broken_and_exits_1() {
     let cases = [
         ("AAAA\nBBBB\nCCCC\nDDDD\nq 1 2\nq 2 4\nq 3 1\nq 4 3\n", None),
         ("AAAA\nBBBB\nCCCC\nDDDD\nq 1 2\nq 2 3\n", Some("touch")),
-        ("AAAA\nBBBB\nCCCC\nDDDD\nq 1 2\nq 3 2\n", Some("two queens in column 2")),
-        ("AABB\nAABB\nCCDD\nCCDD\nq 1 1\nq 2 4\n", Some("2 queen(s), but a 4 x 4 grid needs 4")),
-        ("AAAB\nCABB\nCCBD\nCCDD\nq 2 1\nq 4 2\n", Some("two queens in region C")),
-        ("AAAA\nBBBB\nCCCC\nDDDD\nq 1 2\nq 2 4\nq 3 1\n", Some("3 queen(s), but a 4 x 4 grid needs 4")),
+        (
+            "AAAA\nBBBB\nCCCC\nDDDD\nq 1 2\nq 3 2\n",
+            Some("two queens in column 2"),
+        ),
+        (
+            "AABB\nAABB\nCCDD\nCCDD\nq 1 1\nq 2 4\n",
+            Some("2 queen(s), but a 4 x 4 grid needs 4"),
+        ),
+        (
+            "AAAB\nCABB\nCCBD\nCCDD\nq 2 1\nq 4 2\n",
+            Some("two queens in region C"),
+        ),
+        (
+            "AAAA\nBBBB\nCCCC\nDDDD\nq 1 2\nq 2 4\nq 3 1\n",
+            Some("3 queen(s), but a 4 x 4 grid needs 4"),
+        ),
     ];
     for (input, broken) in cases {
-        let assert = nqueens().args(["region", "verify"]).write_stdin(input).assert();
+        let assert = nqueens()
+            .args(["region", "verify"])
+            .write_stdin(input)
+            .assert();
         match broken {
             None => {
                 assert.success().stdout("ok\n");
             }
             Some(why) => {
-                assert
-                    .code(1)
-                    .stdout(predicate::str::starts_with("invalid: ").and(predicate::str::contains(why)));
+                assert.code(1).stdout(
+                    predicate::str::starts_with("invalid: ").and(predicate::str::contains(why)),
+                );
             }
         }
     }
@@ -154,7 +201,13 @@ fn rate_lists_steps_and_a_hint_gives_the_next_one() {
     );
     let hint = stdout(&["region", "rate", "--hint"], &puzzle);
     // The hint is the first step of the rating.
-    let step1 = rating.lines().nth(1).unwrap().trim_start().strip_prefix("1. ").unwrap();
+    let step1 = rating
+        .lines()
+        .nth(1)
+        .unwrap()
+        .trim_start()
+        .strip_prefix("1. ")
+        .unwrap();
     assert_eq!(hint.trim_end(), step1);
     let json = stdout(&["region", "rate", "--json"], &puzzle);
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -187,11 +240,25 @@ fn draw_writes_svg_and_a_terminal_board() {
     assert_eq!(svg.matches("aria-label=\"queen\"").count(), 2);
     assert_eq!(svg.matches("aria-label=\"cross\"").count(), 1);
     assert_eq!(svg.matches("<rect").count(), 144);
-    let board = stdout(&["region", "draw", "--format", "board", &fixture("game12.txt")], "");
+    let board = stdout(
+        &[
+            "region",
+            "draw",
+            "--format",
+            "board",
+            &fixture("game12.txt"),
+        ],
+        "",
+    );
     assert_eq!(board.lines().count(), 25);
     assert_eq!(board.matches('#').count(), 2);
     nqueens()
-        .args(["region", "draw", &fixture("rows6.txt"), &fixture("rows6.txt")])
+        .args([
+            "region",
+            "draw",
+            &fixture("rows6.txt"),
+            &fixture("rows6.txt"),
+        ])
         .assert()
         .code(2);
     let two = format!(
@@ -213,10 +280,22 @@ fn every_malformed_input_exits_2_with_one_line() {
     let cases = [
         ("", "<stdin>: no puzzle"),
         ("# a comment only\n", "<stdin>: no puzzle"),
-        ("AB\nA\n", "<stdin>: puzzle 1: row 2 has 1 cells, but row 1 has 2: a grid must be square"),
-        ("ABC\nABC\n", "<stdin>: puzzle 1: the grid has 2 rows of 3 cells: a grid must be square"),
-        ("A-\nAB\n", "<stdin>: puzzle 1: row 1 column 2: '-' is not a region letter or digit"),
-        ("AA\nAA\n", "<stdin>: puzzle 1: the grid has 1 regions, but a 2 x 2 grid needs 2"),
+        (
+            "AB\nA\n",
+            "<stdin>: puzzle 1: row 2 has 1 cells, but row 1 has 2: a grid must be square",
+        ),
+        (
+            "ABC\nABC\n",
+            "<stdin>: puzzle 1: the grid has 2 rows of 3 cells: a grid must be square",
+        ),
+        (
+            "A-\nAB\n",
+            "<stdin>: puzzle 1: row 1 column 2: '-' is not a region letter or digit",
+        ),
+        (
+            "AA\nAA\n",
+            "<stdin>: puzzle 1: the grid has 1 regions, but a 2 x 2 grid needs 2",
+        ),
         (
             "AB\nBA\n",
             "<stdin>: puzzle 1: region A is in pieces: regions must be connected (cells joined side by side)",
@@ -229,9 +308,18 @@ fn every_malformed_input_exits_2_with_one_line() {
             "AB\nAB\nq 0 1\n",
             "<stdin>: puzzle 1: row 0 column 1 is off the 2 x 2 grid (rows and columns count from 1)",
         ),
-        ("AB\nAB\nx 1 1\nq 1 1\n", "<stdin>: puzzle 1: row 1 column 1 is marked twice"),
-        ("A\n\nAB\nBA\n", "<stdin>: puzzle 2: region A is in pieces: regions must be connected (cells joined side by side)"),
-        ("{\"regions\": 3}\n", "<stdin>: puzzle 1: bad JSON: invalid type: integer `3`, expected a sequence at line 1 column 13"),
+        (
+            "AB\nAB\nx 1 1\nq 1 1\n",
+            "<stdin>: puzzle 1: row 1 column 1 is marked twice",
+        ),
+        (
+            "A\n\nAB\nBA\n",
+            "<stdin>: puzzle 2: region A is in pieces: regions must be connected (cells joined side by side)",
+        ),
+        (
+            "{\"regions\": 3}\n",
+            "<stdin>: puzzle 1: bad JSON: invalid type: integer `3`, expected a sequence at line 1 column 13",
+        ),
     ];
     let too_large = format!("{}\n", "A".repeat(63));
     let mut all: Vec<(String, String)> = cases

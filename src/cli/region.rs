@@ -153,7 +153,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             limit,
             format,
             order,
-        } => solve(&mut out, &file, limit.or((!all).then_some(1)), format, order),
+        } => solve(
+            &mut out,
+            &file,
+            limit.or((!all).then_some(1)),
+            format,
+            order,
+        ),
         Verb::Count { file, limit, order } => count(&mut out, &file, limit, order),
         Verb::Verify { file } => verify_all(&mut out, &file),
         Verb::Generate {
@@ -384,7 +390,10 @@ fn rate_all(
             .context("cannot write the ratings")?;
     }
     if want_hint && stuck > 0 {
-        anyhow::bail!("no rule gives a next step for {stuck} of {} board(s)", boards.len());
+        anyhow::bail!(
+            "no rule gives a next step for {stuck} of {} board(s)",
+            boards.len()
+        );
     }
     Ok(())
 }
@@ -427,10 +436,7 @@ fn generate(
         };
         let text = written(&puzzle, number, format);
         // Each puzzle is out before the next is made: a long run streams.
-        match out
-            .write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-        {
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
             other => other.context("cannot write the puzzles")?,
         }

@@ -254,7 +254,9 @@ impl<'a> Generator<'a> {
                 .map(|r| r * n + other[r])
                 .collect();
             cells.shuffle(rng);
-            let moved = cells.into_iter().any(|cell| move_cell(n, region, cell, rng));
+            let moved = cells
+                .into_iter()
+                .any(|cell| move_cell(n, region, cell, rng));
             if !moved {
                 return Ok(false);
             }
@@ -350,9 +352,9 @@ impl Generator<'_> {
     /// keeping the solution the only one where it can.
     ///
     /// Cells of no region yet are closed, so the grid starts with one solution, and each cell
-    /// that joins a region can only add solutions: a cell joins a region beside it only if the
-    /// solution stays the only one (checked by the solver with a limit of 2), trying each region
-    /// beside it in random order. A cell no region can take is left to the end, when the cells
+    /// that joins a region can only add solutions, each with a queen on that cell: a cell joins
+    /// a region beside it only if the solver finds no solution with a queen there, trying each
+    /// region beside it in random order. A cell no region can take is left to the end, when the cells
     /// left join random regions beside them and reshaping takes over.
     fn grow(&self, solution: &[usize], rng: &mut impl Rng) -> Result<Vec<usize>, GenerateError> {
         let n = self.n;
@@ -370,7 +372,9 @@ impl Generator<'_> {
             self.check_stop()?;
             let edge: Vec<usize> = (0..n * n)
                 .filter(|&i| {
-                    region[i] == NONE && !refused[i] && side_by_side(n, i).any(|j| region[j] != NONE)
+                    region[i] == NONE
+                        && !refused[i]
+                        && side_by_side(n, i).any(|j| region[j] != NONE)
                 })
                 .collect();
             let Some(&cell) = edge.choose(rng) else {
@@ -382,9 +386,10 @@ impl Generator<'_> {
             let mut joined = false;
             for g in beside {
                 parts[cell] = g as u8;
-                let found = count_parts(n, &parts, &closed, 2, self.stop)
+                // The grid had one solution; a second one now would put a queen on the cell.
+                let found = count_parts(n, &parts, &closed, (cell / n, cell % n), 1, self.stop)
                     .map_err(|_| GenerateError::Stopped)?;
-                if found == 1 {
+                if found == 0 {
                     region[cell] = g;
                     joined = true;
                     break;
@@ -401,7 +406,9 @@ impl Generator<'_> {
             let edge: Vec<usize> = (0..n * n)
                 .filter(|&i| region[i] == NONE && side_by_side(n, i).any(|j| region[j] != NONE))
                 .collect();
-            let &cell = edge.choose(rng).expect("a grid with free cells has one beside a region");
+            let &cell = edge
+                .choose(rng)
+                .expect("a grid with free cells has one beside a region");
             region[cell] = *regions_beside(n, &region, cell)
                 .choose(rng)
                 .expect("the cell is beside a region");

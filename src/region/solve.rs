@@ -144,8 +144,8 @@ impl<'a> Search<'a> {
 }
 
 /// The number of solutions, up to `limit`, of a grid given by its parts: the region of each
-/// cell and the closed cells of each row. For the generator, whose grids are half grown: a
-/// cell of no region yet is closed (and may carry any region number).
+/// cell and the closed cells of each row, with a queen on `queen`. For the generator, whose
+/// grids are half grown: a cell of no region yet is closed (and may carry any region number).
 ///
 /// # Errors
 /// [`Stopped`] if the stop flag was raised.
@@ -153,6 +153,7 @@ pub(crate) fn count_parts(
     n: usize,
     region: &[u8],
     closed: &[u64],
+    queen: (usize, usize),
     limit: u64,
     stop: Option<&AtomicBool>,
 ) -> Result<u64, Stopped> {
@@ -166,6 +167,7 @@ pub(crate) fn count_parts(
     for (open, &closed) in state.open[..n].iter_mut().zip(closed) {
         *open = low(n) & !closed;
     }
+    masks.place(&mut state, queen.0, queen.1);
     let mut run = Run {
         masks: &masks,
         order: Order::Fewest,

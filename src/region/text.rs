@@ -131,9 +131,11 @@ impl Board {
 
     /// Each row as its letters.
     fn rows(&self) -> impl Iterator<Item = String> + '_ {
-        self.region
-            .chunks(self.n)
-            .map(|row| row.iter().map(|&g| self.labels[g as usize] as char).collect())
+        self.region.chunks(self.n).map(|row| {
+            row.iter()
+                .map(|&g| self.labels[g as usize] as char)
+                .collect()
+        })
     }
 }
 
@@ -206,18 +208,17 @@ fn grid(rows: &[&str]) -> Result<Board, RegionError> {
         return Err(RegionError::TooLarge { n });
     }
     if rows.len() != n {
-        return Err(RegionError::Rows { rows: rows.len(), n });
+        return Err(RegionError::Rows {
+            rows: rows.len(),
+            n,
+        });
     }
     let mut labels: Vec<u8> = Vec::new();
     let mut region = Vec::with_capacity(n * n);
     for (r, row) in rows.iter().enumerate() {
         let len = row.chars().count();
         if len != n {
-            return Err(RegionError::NotSquare {
-                row: r + 1,
-                len,
-                n,
-            });
+            return Err(RegionError::NotSquare { row: r + 1, len, n });
         }
         for (c, ch) in row.chars().enumerate() {
             if !ch.is_ascii_alphanumeric() {

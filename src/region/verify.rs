@@ -115,4 +115,3 @@ pub fn verify(board: &Board, queens: &[Cell]) -> Result<(), Broken> {
     }
     Ok(())
 }
-
