@@ -298,7 +298,7 @@ fn every_malformed_input_exits_2_with_one_line() {
         ),
         (
             "AB\nBA\n",
-            "<stdin>: puzzle 1: region A is in pieces: regions must be connected (cells joined side by side)",
+            "<stdin>: puzzle 1: region B is in pieces: regions must be connected (cells joined side by side)",
         ),
         (
             "AB\nAB\nq 1\n",
@@ -314,7 +314,7 @@ fn every_malformed_input_exits_2_with_one_line() {
         ),
         (
             "A\n\nAB\nBA\n",
-            "<stdin>: puzzle 2: region A is in pieces: regions must be connected (cells joined side by side)",
+            "<stdin>: puzzle 2: region B is in pieces: regions must be connected (cells joined side by side)",
         ),
         (
             "{\"regions\": 3}\n",

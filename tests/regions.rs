@@ -346,7 +346,7 @@ fn malformed_grids_say_what_is_wrong() {
             },
         ),
         ("AA\nAA\n", RegionError::RegionCount { found: 1, n: 2 }),
-        ("AB\nBA\n", RegionError::Disconnected { label: 'A' }),
+        ("AB\nBA\n", RegionError::Disconnected { label: 'B' }),
         (
             "AB\nAB\nq 1\n",
             RegionError::BadMark {

@@ -233,18 +233,21 @@ impl<'a> Generator<'a> {
         for _ in 0..RESHAPES * n {
             let board = Board::from_regions(n, &renumber(region))
                 .expect("moves keep every region connected");
-            let mut search = Search::new(&board).limit(2);
+            let mut search = Search::new(&board).limit(2).budget(PROOF_NODES);
             if let Some(flag) = self.stop {
                 search = search.stop_when(flag);
             }
             let mut other = None;
-            let count = search
-                .for_each(|s| {
-                    if s != solution {
-                        other = Some(s.to_vec());
-                    }
-                })
-                .map_err(|_| GenerateError::Stopped)?;
+            let counted = search.for_each(|s| {
+                if s != solution {
+                    other = Some(s.to_vec());
+                }
+            });
+            self.check_stop()?;
+            // A proof past its budget: the grid is dropped.
+            let Ok(count) = counted else {
+                return Ok(false);
+            };
             let Some(other) = other else {
                 debug_assert_eq!(count.solutions, 1);
                 return Ok(true);
@@ -264,6 +267,11 @@ impl<'a> Generator<'a> {
         Ok(false)
     }
 }
+
+/// Cells one proof may try before its grid is dropped (while reshaping) or the cell it tests
+/// is refused (while growing): a few grids at N = 20 and more take millions, where most take
+/// hundreds.
+const PROOF_NODES: u64 = 20_000;
 
 /// Moves per row that reshaping may take before the grid is dropped.
 const RESHAPES: usize = 20;
@@ -387,9 +395,17 @@ impl Generator<'_> {
             for g in beside {
                 parts[cell] = g as u8;
                 // The grid had one solution; a second one now would put a queen on the cell.
-                let found = count_parts(n, &parts, &closed, (cell / n, cell % n), 1, self.stop)
-                    .map_err(|_| GenerateError::Stopped)?;
-                if found == 0 {
+                let found = count_parts(
+                    n,
+                    &parts,
+                    &closed,
+                    (cell / n, cell % n),
+                    1,
+                    PROOF_NODES,
+                    self.stop,
+                );
+                self.check_stop()?;
+                if found == Ok(0) {
                     region[cell] = g;
                     joined = true;
                     break;

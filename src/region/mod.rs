@@ -159,7 +159,8 @@ pub enum RegionError {
 
 impl Board {
     /// A board from the region of each cell, row by row (`n * n` numbers below `n`), without
-    /// marks; regions keep their numbers and are named `A`, `B`, ...
+    /// marks; regions are numbered again in the order they first appear, as when a grid is
+    /// read, and named `A`, `B`, ... in that order.
     ///
     /// ```
     /// let board = nqueens::region::Board::from_regions(2, &[0, 0, 1, 1]).unwrap();
@@ -190,9 +191,21 @@ impl Board {
                 n,
             });
         }
+        let mut number = vec![u8::MAX; n];
+        let mut next = 0;
+        let region = regions
+            .iter()
+            .map(|&g| {
+                if number[g] == u8::MAX {
+                    number[g] = next;
+                    next += 1;
+                }
+                number[g]
+            })
+            .collect();
         let board = Board {
             n,
-            region: regions.iter().map(|&g| g as u8).collect(),
+            region,
             labels: LABELS[..n].to_vec(),
             queens: Vec::new(),
             crosses: Vec::new(),

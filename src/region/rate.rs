@@ -260,11 +260,11 @@ impl<'b> Rater<'b> {
         if let Some(why) = &self.broken {
             return Next::Stuck(why.clone());
         }
-        if let Some(step) = self.around() {
-            return Next::Step(step);
-        }
         if self.queens.len() == self.n {
             return Next::Solved;
+        }
+        if let Some(step) = self.around() {
+            return Next::Step(step);
         }
         for kind in [Kind::Row, Kind::Col, Kind::Region] {
             for i in self.free(kind) {

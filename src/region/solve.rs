@@ -56,6 +56,7 @@ pub struct Search<'a> {
     order: Order,
     limit: Option<u64>,
     stop: Option<&'a AtomicBool>,
+    budget: u64,
 }
 
 impl<'a> Search<'a> {
@@ -66,7 +67,15 @@ impl<'a> Search<'a> {
             order: Order::default(),
             limit: None,
             stop: None,
+            budget: u64::MAX,
         }
+    }
+
+    /// Gives up with [`Stopped`] past `nodes` cells tried: for the generator, which drops a
+    /// grid whose proof runs long rather than wait for it.
+    pub(crate) fn budget(mut self, nodes: u64) -> Self {
+        self.budget = nodes;
+        self
     }
 
     /// Which unit to fill next.
@@ -124,6 +133,7 @@ impl<'a> Search<'a> {
             order: self.order,
             limit: self.limit.unwrap_or(u64::MAX),
             stop: self.stop,
+            budget: self.budget,
             count: Count {
                 solutions: 0,
                 limited: false,
@@ -155,6 +165,7 @@ pub(crate) fn count_parts(
     closed: &[u64],
     queen: (usize, usize),
     limit: u64,
+    budget: u64,
     stop: Option<&AtomicBool>,
 ) -> Result<u64, Stopped> {
     let masks = Masks::from_parts(n, region);
@@ -173,6 +184,7 @@ pub(crate) fn count_parts(
         order: Order::Fewest,
         limit,
         stop,
+        budget,
         count: Count {
             solutions: 0,
             limited: false,
@@ -297,6 +309,7 @@ struct Run<'m, F> {
     order: Order,
     limit: u64,
     stop: Option<&'m AtomicBool>,
+    budget: u64,
     count: Count,
     columns: Vec<usize>,
     f: &'m mut F,
@@ -339,6 +352,9 @@ impl<F: FnMut(&[usize])> Run<'_, F> {
         };
         for (r, c) in cells {
             self.count.nodes += 1;
+            if self.count.nodes > self.budget {
+                return Err(Stopped);
+            }
             if self.count.nodes % STOP_EVERY == 0
                 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             {

@@ -41,7 +41,7 @@ impl Board {
     /// assert_eq!((board.n(), board.queens()), (2, &[(0, 0)][..]));
     /// assert_eq!(Board::parse(&board.to_json()), Ok(board));
     /// assert_eq!(Board::parse("AB\nA\n"), Err(RegionError::NotSquare { row: 2, len: 1, n: 2 }));
-    /// assert_eq!(Board::parse("AB\nBA\n"), Err(RegionError::Disconnected { label: 'A' }));
+    /// assert_eq!(Board::parse("AB\nBA\n"), Err(RegionError::Disconnected { label: 'B' }));
     /// ```
     ///
     /// # Errors
