@@ -14,7 +14,7 @@ use super::{Board, MAX_N};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Order {
     /// The row, column or region with the fewest open cells (ties: rows, then columns, then
-    /// regions, lowest first). The default: it finds forced queens at once, and the proof of
+    /// regions, lowest first; the first unit with one open cell, or none, at once). The default: it finds forced queens at once, and the proof of
     /// uniqueness of an 11 x 11 puzzle takes tens of nodes (docs/regions.md).
     #[default]
     Fewest,
@@ -355,7 +355,7 @@ impl<F: FnMut(&[usize])> Run<'_, F> {
             if self.count.nodes > self.budget {
                 return Err(Stopped);
             }
-            if self.count.nodes % STOP_EVERY == 0
+            if self.count.nodes.is_multiple_of(STOP_EVERY)
                 && self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             {
                 return Err(Stopped);
@@ -378,8 +378,13 @@ fn fewest(masks: &Masks, state: &State) -> Unit {
         return Unit::Solved;
     }
     let mut best = (u32::MAX, Unit::Dead);
+    // A unit with one open cell (or none) is taken at once: its queen is forced, and most
+    // nodes have one, so counting every unit there would be wasted.
     for r in bits(!state.rows & low(n)) {
         let k = state.open[r].count_ones();
+        if k <= 1 {
+            return if k == 0 { Unit::Dead } else { Unit::Row(r) };
+        }
         if k < best.0 {
             best = (k, Unit::Row(r));
         }
@@ -391,17 +396,27 @@ fn fewest(masks: &Masks, state: &State) -> Unit {
         }
     }
     for c in bits(!state.cols & low(n)) {
+        if col_counts[c] <= 1 {
+            return if col_counts[c] == 0 {
+                Unit::Dead
+            } else {
+                Unit::Col(c)
+            };
+        }
         if col_counts[c] < best.0 {
             best = (col_counts[c], Unit::Col(c));
         }
     }
     for g in bits(!state.regions & low(n)) {
         let k = masks.region_open(state, g).map(u64::count_ones).sum();
+        if k <= 1 {
+            return if k == 0 { Unit::Dead } else { Unit::Region(g) };
+        }
         if k < best.0 {
             best = (k, Unit::Region(g));
         }
     }
-    if best.0 == 0 { Unit::Dead } else { best.1 }
+    best.1
 }
 
 /// The low `n` bits.
