@@ -271,7 +271,7 @@ impl<'a> Generator<'a> {
 /// Cells one proof may try before its grid is dropped (while reshaping) or the cell it tests
 /// is refused (while growing): a few grids at N = 20 and more take millions, where most take
 /// hundreds.
-const PROOF_NODES: u64 = 5_000;
+const PROOF_NODES: u64 = 20_000;
 
 /// Moves per row that reshaping may take before the grid is dropped.
 const RESHAPES: usize = 20;
