@@ -32,11 +32,11 @@ use super::solve::{count_parts, low};
 use super::{Board, Difficulty, Rating, Search, rate};
 
 /// The smallest grid puzzles are made for: 4 x 4 has only two solutions to choose from.
-pub const MIN_N: usize = 5;
+pub const GENERATE_MIN_N: usize = 5;
 
 /// The largest grid puzzles are made for. The reshaping's proofs grow with the grid; at 32 a
 /// puzzle takes seconds (docs/regions.md).
-pub const MAX_N: usize = 32;
+pub const GENERATE_MAX_N: usize = 32;
 
 /// Grids made and dropped for their difficulty before giving up, unless
 /// [`Generator::tries`] says otherwise.
@@ -56,8 +56,8 @@ pub struct Puzzle {
 /// Why no puzzle came.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
-    /// The grid size is outside [`MIN_N`]..=[`MAX_N`].
-    #[error("region puzzles are made for N from {MIN_N} to {MAX_N}, not {n}")]
+    /// The grid size is outside [`GENERATE_MIN_N`]..=[`GENERATE_MAX_N`].
+    #[error("region puzzles are made for N from {GENERATE_MIN_N} to {GENERATE_MAX_N}, not {n}")]
     Size {
         /// The size asked for.
         n: usize,
@@ -101,13 +101,13 @@ pub struct Generator<'a> {
 }
 
 impl<'a> Generator<'a> {
-    /// Puzzles on an `n` x `n` grid (from [`MIN_N`] to [`MAX_N`]): seed 0, any difficulty, all
+    /// Puzzles on an `n` x `n` grid (from [`GENERATE_MIN_N`] to [`GENERATE_MAX_N`]): seed 0, any difficulty, all
     /// cores.
     ///
     /// # Errors
     /// [`GenerateError::Size`] for `n` out of range.
     pub fn new(n: usize) -> Result<Self, GenerateError> {
-        if !(MIN_N..=MAX_N).contains(&n) {
+        if !(GENERATE_MIN_N..=GENERATE_MAX_N).contains(&n) {
             return Err(GenerateError::Size { n });
         }
         Ok(Generator {

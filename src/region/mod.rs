@@ -41,7 +41,7 @@ pub mod svg;
 mod text;
 mod verify;
 
-pub use generate::{GenerateError, Generator, Puzzle, Puzzles};
+pub use generate::{GENERATE_MAX_N, GENERATE_MIN_N, GenerateError, Generator, Puzzle, Puzzles};
 pub use rate::{Difficulty, Rating, Rule, Step, hint, rate};
 pub use solve::{Count, Order, Search, Stopped};
 pub use verify::{Broken, verify};
