@@ -49,6 +49,8 @@
 //! - [`cp`]: a propagation solver for partial placements and blocked squares.
 //! - [`large`]: one solution for huge `n`.
 //! - [`puzzle`]: puzzles with exactly one completion, proved by the completion solver.
+//! - [`region`]: queens with regions (the daily "Queens" game): solve, count, verify,
+//!   generate, rate and draw.
 //! - [`reference`](mod@reference): the published counts (OEIS) for N = 1..=27.
 //! - [`memory`]: the error of an allocation too large for the memory at hand.
 //! - [`trace`]: any ladder search step by step, as text, JSON Lines, animated SVG or HTML.
@@ -68,6 +70,7 @@ pub mod observe;
 pub mod placement;
 pub mod puzzle;
 pub mod reference;
+pub mod region;
 pub mod solutions;
 pub mod symmetry;
 mod threads;

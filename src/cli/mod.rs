@@ -15,6 +15,7 @@ mod outfile;
 mod plot;
 mod progress;
 mod puzzle;
+mod region;
 mod signals;
 mod sink;
 mod solve;
@@ -44,6 +45,8 @@ enum Command {
     Verify(verify::Args),
     /// Make puzzles with exactly one completion (given queens, blocked squares).
     Puzzle(puzzle::Args),
+    /// Queens with regions (the daily "Queens" game): solve, count, verify, generate, rate, draw.
+    Region(region::Args),
     /// Run the ladder of algorithms side by side.
     Bench(bench::Args),
     /// Add up shard results into one count.
@@ -65,7 +68,7 @@ enum Command {
 }
 
 /// Examples and exit codes shown at the end of each subcommand's `--help`.
-const HELP: [(&str, &str, &str); 11] = [
+const HELP: [(&str, &str, &str); 12] = [
     (
         "count",
         "  nqueens count 16                          total and unique, all cores
@@ -99,6 +102,15 @@ const HELP: [(&str, &str, &str); 11] = [
         "puzzle",
         "  nqueens puzzle 8\n  nqueens puzzle 12 --count 100 --seed 7 --minimal --format json > puzzles.jsonl\n  nqueens puzzle 32 --blocked --difficulty hard\n  nqueens puzzle 10 --seed 1 | nqueens complete --count",
         "0 made; 1 interrupted, or no puzzle of that difficulty found; 2 bad usage or N out of range",
+    ),
+    (
+        "region",
+        "  nqueens region generate 9 --count 10 --seed 7 > levels.txt
+  nqueens region count levels.txt --limit 2      1 means unique
+  nqueens region solve level.txt --format board
+  nqueens region rate level.txt --steps
+  nqueens region draw level.txt > level.svg",
+        "0 done; 1 no solution, a placement breaking a rule, no hint, interrupted, or no puzzle of that difficulty; 2 bad usage or a malformed puzzle (named by its number)",
     ),
     (
         "bench",
@@ -218,6 +230,7 @@ pub fn run() -> anyhow::Result<()> {
         Command::Complete(a) => complete::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Puzzle(a) => puzzle::run(a),
+        Command::Region(a) => region::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Trace(a) => trace::run(a),
