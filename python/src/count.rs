@@ -302,12 +302,17 @@ pub(crate) fn read_shard(path: &Bound<'_, PyAny>) -> PyResult<String> {
     let name = path.display();
     // OSError(errno, message, name) is FileNotFoundError, PermissionError... as `open` raises.
     let file = std::fs::File::open(&path).map_err(|e| {
-        PyOSError::new_err((e.raw_os_error().unwrap_or(0), e.to_string(), name.to_string()))
+        PyOSError::new_err((
+            e.raw_os_error().unwrap_or(0),
+            e.to_string(),
+            name.to_string(),
+        ))
     })?;
     let bytes = py
         .detach(|| ShardResult::read_bytes(file))
         .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| PyValueError::new_err(format!("{name}: not a shard result: not UTF-8 text")))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        PyValueError::new_err(format!("{name}: not a shard result: not UTF-8 text"))
+    })?;
     Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned())
 }

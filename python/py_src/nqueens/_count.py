@@ -364,7 +364,7 @@ def count(
             return _count_one(size, _nqueens.CountOptions(shard=shard, **engine), unique, hook)
         if isinstance(n, (str, bytes, bytearray, memoryview)):
             # Iterating b"8" gives 56: text and bytes are neither a size nor sizes.
-            raise TypeError(f"n must be an int or an iterable of ints, not {type(n).__name__}")
+            raise TypeError(f"N must be an int, not {type(n).__name__}")
         try:
             sizes = list(n)  # type: ignore[arg-type]
         except TypeError:
