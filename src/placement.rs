@@ -4,6 +4,7 @@
 //! algorithm. Columns are stored 0-based; every text form a person reads or writes is 1-based.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::Symmetry;
 
@@ -167,15 +168,34 @@ impl Placement {
     /// # Errors
     /// The first [`Defect`] found: why the placement is not a solution.
     pub fn verify(&self) -> Result<(), Defect> {
+        // A flag never set: the verdict always comes.
+        self.verify_unless_stopped(&AtomicBool::new(false))
+            .unwrap_or(Ok(()))
+    }
+
+    /// [`verify`](Self::verify), or `None` once `stop` is set: it is looked at every million
+    /// rows, so that a placement of 10^9 queens stops within milliseconds too.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// let p = nqueens::Placement::new(vec![1, 3, 0, 2]);
+    /// assert_eq!(p.verify_unless_stopped(&AtomicBool::new(false)), Some(Ok(())));
+    /// assert_eq!(p.verify_unless_stopped(&AtomicBool::new(true)), None);
+    /// ```
+    pub fn verify_unless_stopped(&self, stop: &AtomicBool) -> Option<Result<(), Defect>> {
+        const ROWS: usize = 1 << 20;
         let n = self.n();
         if n == 0 {
-            return Err(Defect::Empty);
+            return Some(Err(Defect::Empty));
         }
         let mut used = [Bits::new(n), Bits::new(2 * n - 1), Bits::new(2 * n - 1)];
         for (row, &col) in self.cols.iter().enumerate() {
+            if row.is_multiple_of(ROWS) && stop.load(Ordering::Relaxed) {
+                return None;
+            }
             let c = col as usize;
             if c >= n {
-                return Err(Defect::OutOfBoard { row, col, n });
+                return Some(Err(Defect::OutOfBoard { row, col, n }));
             }
             for (bits, line) in used.iter_mut().zip(Line::ALL) {
                 if bits.test_and_set(line.index(n, row, c)) {
@@ -184,15 +204,15 @@ impl Placement {
                     let other = (0..row)
                         .find(|&r| line.index(n, r, self.cols[r] as usize) == key)
                         .expect("a set bit was set by an earlier row");
-                    return Err(Defect::Attack {
+                    return Some(Err(Defect::Attack {
                         first: (other, self.cols[other]),
                         second: (row, col),
                         line,
-                    });
+                    }));
                 }
             }
         }
-        Ok(())
+        Some(Ok(()))
     }
 
     /// `true` if this is a solution (see [`verify`](Self::verify)).

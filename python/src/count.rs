@@ -12,6 +12,7 @@ use nqueens::engine::{Device, Strategy};
 use pyo3::exceptions::PyValueError;
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::convert::{board_size, natural, type_name, value_error};
 use crate::interrupt::{interruptible, is_interrupt};
@@ -281,4 +282,37 @@ pub(crate) fn merge(results: Vec<(String, String)>) -> PyResult<(usize, u128, u1
         seconds,
         Method::Engine(first.strategy).label(),
     ))
+}
+
+/// The text of the result file at `path` (a `str` or an `os.PathLike`; an int, which `open`
+/// takes for a file descriptor, is refused), read by the library's bounded reader as
+/// `nqueens merge` reads it, without a leading byte order mark.
+#[pyfunction]
+pub(crate) fn read_shard(path: &Bound<'_, PyAny>) -> PyResult<String> {
+    let py = path.py();
+    if !(path.is_instance_of::<PyString>()
+        || path.is_instance(&py.import("os")?.getattr("PathLike")?)?)
+    {
+        return Err(PyTypeError::new_err(format!(
+            "a result file must be a ShardResult or a path (str or os.PathLike), not {}",
+            type_name(path)
+        )));
+    }
+    let path: PathBuf = path.extract()?;
+    let name = path.display();
+    // OSError(errno, message, name) is FileNotFoundError, PermissionError... as `open` raises.
+    let file = std::fs::File::open(&path).map_err(|e| {
+        PyOSError::new_err((
+            e.raw_os_error().unwrap_or(0),
+            e.to_string(),
+            name.to_string(),
+        ))
+    })?;
+    let bytes = py
+        .detach(|| ShardResult::read_bytes(file))
+        .map_err(|e| PyValueError::new_err(format!("{name}: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        PyValueError::new_err(format!("{name}: not a shard result: not UTF-8 text"))
+    })?;
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(&text).to_owned())
 }

@@ -40,14 +40,10 @@ pub(crate) fn find<'py>(
         }
         Err(e) => return Err(value_error(e)),
     }
-    let found = if random {
-        let stop = AtomicBool::new(false);
-        match interruptible(py, &stop, || finder.find_unless_stopped(&stop), || Ok(())) {
-            (_, Some(e)) if !is_interrupt(py, &e) => return Err(e),
-            (found, _) => found,
-        }
-    } else {
-        py.detach(|| finder.find())
+    let stop = AtomicBool::new(false);
+    let found = match interruptible(py, &stop, || finder.find_unless_stopped(&stop), || Ok(())) {
+        (_, Some(e)) if !is_interrupt(py, &e) => return Err(e),
+        (found, _) => found,
     };
     match found {
         Ok(p) => to_bytes(py, p.cols()).map(Some),

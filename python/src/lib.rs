@@ -35,6 +35,7 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count::count, m)?)?;
     m.add_function(wrap_pyfunction!(count::check_count, m)?)?;
     m.add_function(wrap_pyfunction!(count::merge, m)?)?;
+    m.add_function(wrap_pyfunction!(count::read_shard, m)?)?;
     m.add_function(wrap_pyfunction!(find::find, m)?)?;
     m.add_function(wrap_pyfunction!(placement::defect, m)?)?;
     m.add_function(wrap_pyfunction!(placement::svg, m)?)?;

@@ -1,17 +1,25 @@
 //! A placement's verdict and drawings: `defect`, `svg`, `board`.
 
+use std::sync::atomic::AtomicBool;
+
 use nqueens::format::Format;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
 use crate::columns::{self, Columns, read_columns};
 use crate::convert::{natural, square};
+use crate::interrupt::interruptible;
 
 /// `None` if `columns` is a solution, else what is wrong, as `nqueens verify` says it.
 #[pyfunction]
 pub(crate) fn defect(py: Python<'_>, columns: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     let cols = columns::columns(columns)?;
-    Ok(py.detach(|| cols.defect()))
+    let stop = AtomicBool::new(false);
+    match interruptible(py, &stop, || cols.defect_unless_stopped(&stop), || Ok(())) {
+        (Some(verdict), _) => Ok(verdict),
+        (None, Some(e)) => Err(e),
+        (None, None) => Err(PyKeyboardInterrupt::new_err("verifying: stopped")),
+    }
 }
 
 fn drawn(columns: Columns, format: Format) -> PyResult<String> {

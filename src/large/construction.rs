@@ -16,6 +16,8 @@
 //! Every column is a constant-time formula of its row, so a solution of any size can be
 //! written row by row in constant memory ([`Construction::cols`]).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::Placement;
 
 /// The largest `n` the construction accepts: columns are `u32`, and 1-based columns must fit.
@@ -142,6 +144,27 @@ impl Construction {
     /// ```
     pub fn placement(&self) -> Placement {
         Placement::new(self.cols().collect())
+    }
+
+    /// [`placement`](Self::placement), or `None` once `stop` is set: it is looked at every
+    /// million rows, so that 10^9 queens stop within milliseconds too.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// let c = nqueens::large::Construction::new(10).unwrap();
+    /// assert_eq!(c.placement_unless_stopped(&AtomicBool::new(false)), Some(c.placement()));
+    /// assert_eq!(c.placement_unless_stopped(&AtomicBool::new(true)), None);
+    /// ```
+    pub fn placement_unless_stopped(&self, stop: &AtomicBool) -> Option<Placement> {
+        const ROWS: usize = 1 << 20;
+        let mut cols = Vec::with_capacity(self.n);
+        for start in (0..self.n).step_by(ROWS) {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            cols.extend((start..self.n.min(start + ROWS)).map(|row| self.col(row)));
+        }
+        Some(Placement::new(cols))
     }
 }
 

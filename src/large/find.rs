@@ -265,7 +265,10 @@ impl Finder {
     pub fn find_unless_stopped(&self, stop: &AtomicBool) -> Result<Placement, FindError> {
         let n = self.check()?;
         let found = match self.how {
-            How::Construction => super::construct(n),
+            How::Construction => match super::Construction::new(n) {
+                Some(c) => Some(c.placement_unless_stopped(stop).ok_or(FindError::Stopped)?),
+                None => None,
+            },
             How::Random { seed } => super::min_conflicts_unless_stopped(n, seed, stop)
                 .map_err(|e| match e {
                     min_conflicts::Unfinished::Stopped => FindError::Stopped,

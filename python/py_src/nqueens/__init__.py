@@ -142,7 +142,11 @@ def solutions(
 
     Raises:
         ValueError: ``n`` outside 1..64 (one bit per column in a 64-bit mask), ``batch`` 0.
+        MemoryError: a block of ``batch`` solutions (of those there are, where they are
+            published) larger than the memory available.
         ImportError: ``batch`` without numpy.
+        KeyboardInterrupt: Ctrl-C while a block fills (within milliseconds); the solutions
+            already taken start the next block.
     """
     it = _nqueens.SolutionIter(n, unique=unique)
     if batch is None:
@@ -151,10 +155,7 @@ def solutions(
         import numpy
     except ImportError:
         raise ImportError("solutions(n, batch=K) gives numpy arrays: pip install numpy") from None
-    k = operator.index(batch)
-    if k < 1:
-        raise ValueError(f"batch must be at least 1, not {k}")
-    return _blocks(it, k, operator.index(n), numpy)
+    return _blocks(it, it.check_batch(batch), operator.index(n), numpy)
 def _placements(it: _nqueens.SolutionIter) -> Iterator[Placement]:
     # The library's columns need no checking: array's own constructor, without
     # Placement.__new__'s (0.4 us a solution instead of 2.6).

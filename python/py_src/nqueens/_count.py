@@ -188,9 +188,10 @@ class ShardResult:
 
     @classmethod
     def load(cls, path: PathLike) -> "ShardResult":
-        """Reads a result file (the command line's or :meth:`save`'s)."""
-        with open(path, encoding="utf-8-sig") as f:
-            return cls.from_json(f.read())
+        """Reads a result file (the command line's or :meth:`save`'s), as ``nqueens merge``
+        does: ``ValueError`` past the library's size bound (64 KiB) without reading further,
+        ``TypeError`` for what is not a path (an int is not a file descriptor here)."""
+        return cls.from_json(_nqueens.read_shard(path))
 
     def save(self, path: PathLike) -> None:
         """Writes the result file, which ``nqueens merge`` reads too."""
@@ -248,6 +249,14 @@ def _bar_hook(bar: "ProgressBar") -> Callable[[int, int], object]:
         seen[1] = done
 
     return hook
+
+
+def _flag(value: object, name: str) -> bool:
+    """``value`` if it is a bool (numpy's too), else ``TypeError``: ``"no"`` is truthy."""
+    kind = type(value)
+    if kind is bool or (kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
 
 
 def _is_size(n: object) -> bool:
@@ -346,7 +355,7 @@ def count(
     unknown = options.keys() - CountOptions.__optional_keys__
     if unknown:
         raise TypeError(f"count() got an unexpected keyword argument {min(unknown)!r}")
-    unique = options.pop("unique", True)
+    unique = _flag(options.pop("unique", True), "unique")
     per_board, close = _progress_hooks(options.pop("progress", None))
     engine: EngineOptions = options
     try:
@@ -354,6 +363,9 @@ def count(
             size: SupportsIndex = n  # type: ignore[assignment]
             hook = None if per_board is None else per_board(int(size))
             return _count_one(size, _nqueens.CountOptions(shard=shard, **engine), unique, hook)
+        if isinstance(n, (str, bytes, bytearray, memoryview)):
+            # Iterating b"8" gives 56: text and bytes are neither a size nor sizes.
+            raise TypeError(f"N must be an int, not {type(n).__name__}")
         try:
             sizes = list(n)  # type: ignore[arg-type]
         except TypeError:
@@ -395,7 +407,7 @@ def merge(results: Iterable[Union[ShardResult, PathLike]]) -> CountResult:
     The library's checks, as ``nqueens merge`` makes them: every shard exactly once, all of
     the same count (N, strategy, task list, number of shards), none damaged (a checksum) and
     the sum possible for N; otherwise ``ValueError`` says which. ``seconds`` is the sum of the
-    shards' wall-clock times.
+    shards' wall-clock times. Files are read as :meth:`ShardResult.load` reads them.
 
     >>> import nqueens
     >>> shards = [nqueens.count(12, shard=(i, 4)) for i in range(4)]
@@ -412,8 +424,8 @@ def merge(results: Iterable[Union[ShardResult, PathLike]]) -> CountResult:
         if isinstance(r, ShardResult):
             named.append((f"results[{i}]", r.text))
         else:
-            with open(r, encoding="utf-8-sig") as f:
-                named.append((os.fspath(r), f.read()))
+            name = os.fspath(r) if isinstance(r, os.PathLike) else str(r)
+            named.append((name, _nqueens.read_shard(r)))
     n, total, uniq, seconds, method = _nqueens.merge(named)
     return CountResult(n, total, uniq, seconds, method)
 

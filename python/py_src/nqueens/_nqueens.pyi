@@ -5,6 +5,7 @@ argument takes anything with ``__index__`` (numpy's ints); columns take any iter
 ints, or a one-dimensional buffer of ints of any width.
 """
 
+import os
 from typing import Callable, Iterable, Iterator, List, Optional, SupportsIndex, Tuple, Union
 
 from typing_extensions import Unpack
@@ -46,8 +47,13 @@ class SolutionIter(Iterator[Tuple[int, ...]]):
     def __init__(self, n: SupportsIndex, *, unique: bool = False) -> None: ...
     def __iter__(self) -> "SolutionIter": ...
     def __next__(self) -> Tuple[int, ...]: ...
+    def check_batch(self, k: SupportsIndex) -> int:
+        """``k`` if a block of ``k`` solutions fits in memory, else ``MemoryError``."""
     def batch(self, k: SupportsIndex) -> Tuple[bytes, int]:
         """Up to ``k`` solutions: the bytes of ``rows`` x ``n`` native uint32s, and ``rows``."""
+
+def read_shard(path: Union[str, "os.PathLike[str]"]) -> str:
+    """A result file's text, read with the library's size bound (ints are refused)."""
 
 def find(
     n: SupportsIndex,

@@ -102,6 +102,32 @@ impl ShardResult {
         r
     }
 
+    /// The bytes of a result file, refusing one larger than [`MAX_FILE_BYTES`] after reading
+    /// no more than one byte beyond it: the one bounded reader of [`read`](Self::read) and of
+    /// the Python module, which keeps the text.
+    ///
+    /// ```
+    /// use nqueens::engine::tasks::shard::ShardResult;
+    /// assert_eq!(ShardResult::read_bytes(&b"{}"[..]).unwrap(), b"{}");
+    /// assert!(ShardResult::read_bytes(std::io::repeat(0)).unwrap_err().contains("larger than"));
+    /// ```
+    ///
+    /// # Errors
+    /// The read's error, or the size, in words.
+    pub fn read_bytes(input: impl Read) -> Result<Vec<u8>, String> {
+        let mut text = Vec::new();
+        input
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut text)
+            .map_err(|e| format!("cannot read it: {e}"))?;
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(format!(
+                "not a shard result: larger than {MAX_FILE_BYTES} bytes"
+            ));
+        }
+        Ok(text)
+    }
+
     /// The checksum the fields call for (example on [`ShardResult`]).
     pub fn expected_checksum(&self) -> String {
         let body = format!(
@@ -132,16 +158,7 @@ impl ShardResult {
     /// # Errors
     /// Why the input is not a shard result, in words.
     pub fn read(input: impl Read) -> Result<ShardResult, String> {
-        let mut text = Vec::new();
-        input
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut text)
-            .map_err(|e| format!("cannot read it: {e}"))?;
-        if text.len() as u64 > MAX_FILE_BYTES {
-            return Err(format!(
-                "not a shard result: larger than {MAX_FILE_BYTES} bytes"
-            ));
-        }
+        let text = Self::read_bytes(input)?;
         let json = text.strip_prefix(crate::format::BOM).unwrap_or(&text);
         serde_json::from_slice(json).map_err(|e| {
             // The decoder's message may quote a whole string of the file: keep its start.

@@ -1,0 +1,205 @@
+"""Hostile input through the package (issue 52): arguments that are not what they look like,
+sizes a user must not be able to turn into unbounded threads, memory or reads, and long work
+that Ctrl-C must stop."""
+
+import _thread
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import nqueens
+
+numpy = pytest.importorskip("numpy")
+
+
+def threads_now():
+    return len(os.listdir("/proc/self/task"))
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs Linux's /proc")
+def test_puzzles_start_no_more_threads_than_cores():
+    # Threads of the library's one pool set-up, capped at the cores: a million asked for is
+    # the cores, and a batch is made for the threads there are, not the threads asked for.
+    cores = len(os.sched_getaffinity(0))
+    before = threads_now()
+    most = before
+    made = nqueens.puzzles(8, count=3 * cores * 4 + 1, threads=10**6)
+    got = []
+    for p in made:
+        most = max(most, threads_now())
+        got.append(p)
+    assert len(got) == 3 * cores * 4 + 1
+    assert most - before <= cores, (most, before, cores)
+    # The same seed gives the same puzzles whatever the threads.
+    again = list(nqueens.puzzles(8, count=len(got), threads=1))
+    assert got == again
+
+
+def test_a_batch_larger_than_memory_is_refused_before_the_first_block():
+    # 2**31 solutions of 20 queens are 320 GiB: refused at the call, with the way out.
+    with pytest.raises(MemoryError, match=r"batch=2147483648: .* takes 327680 MiB, more than .*\(ask for a smaller batch\)"):
+        nqueens.solutions(20, batch=2**31)
+    with pytest.raises(MemoryError, match="ask for a smaller batch"):
+        nqueens.solutions(30, batch=10**12)
+
+
+def test_a_batch_counts_only_the_solutions_there_are():
+    # N = 8 has 92 solutions (12 unique): a batch of 10**12 is one block of them all.
+    (block,) = list(nqueens.solutions(8, batch=10**12))
+    assert block.shape == (92, 8)
+    (block,) = list(nqueens.solutions(8, unique=True, batch=10**12))
+    assert block.shape == (12, 8)
+
+
+def press_ctrl_c_until(returned):
+    """Ctrl-C after 0.5 s and every 0.5 s after, until `returned` is set; the first press
+    seen raises KeyboardInterrupt (as Python's own handler does), the rest are ignored."""
+    import signal
+
+    # The times of the presses, not of the handler's runs: a call that does not look at
+    # signals runs the handler only when it returns.
+    presses = []
+    seen = []
+
+    def on_ctrl_c(signum, frame):
+        seen.append(signum)
+        if len(seen) == 1:
+            raise KeyboardInterrupt
+
+    def press():
+        while not returned.wait(0.5):
+            presses.append(time.perf_counter())
+            _thread.interrupt_main()
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    presser = threading.Thread(target=press)
+    presser.start()
+
+    def done():
+        returned.set()
+        presser.join()
+        signal.signal(signal.SIGINT, previous)
+
+    return presses, done
+
+
+def stopped_within(call, bound):
+    """Runs `call` under Ctrl-C; asserts that KeyboardInterrupt came within `bound` seconds of
+    the first press."""
+    returned = threading.Event()
+    presses, done = press_ctrl_c_until(returned)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        stopped = time.perf_counter()
+    finally:
+        done()
+    assert presses and stopped - presses[0] < bound, stopped - presses[0]
+
+
+def test_ctrl_c_stops_a_block_filling():
+    # 10**7 unique solutions of 20 queens take tens of seconds on 2 cores; the block fits in
+    # memory (1.6 GB at most, taken only as solutions come).
+    it = nqueens.solutions(20, unique=True, batch=10**7)
+    stopped_within(lambda: next(it), 2.0)
+
+
+def test_ctrl_c_stops_find_by_construction():
+    # 10**9 queens: 4 GB of columns, seconds to write on a busy 2-core machine.
+    stopped_within(lambda: nqueens.find(1_000_000_000, max_memory=2**40), 2.0)
+
+
+def test_ctrl_c_stops_verify_of_many_columns():
+    p = nqueens.find(200_000_000)
+    cols = numpy.asarray(p)
+    stopped_within(lambda: [nqueens.verify(cols) for _ in range(100)], 2.0)
+    assert nqueens.verify(cols[:1000]) is False
+
+
+def test_sizes_are_ints_not_bytes_or_text():
+    # Iterating b"8" gives 56: once counted N = 56.
+    for n in (b"8", bytearray(b"8"), "8", memoryview(b"8")):
+        with pytest.raises(TypeError, match=f"N must be an int, not {type(n).__name__}"):
+            nqueens.count(n)
+
+
+def test_flags_are_bools():
+    # "no" is truthy: once counted the unique solutions.
+    with pytest.raises(TypeError, match="unique must be a bool, not str"):
+        nqueens.count(8, unique="no")
+    with pytest.raises(TypeError, match="unique must be a bool, not int"):
+        nqueens.count(8, unique=0)
+    assert nqueens.count(8, unique=numpy.bool_(False)).unique is None
+    assert nqueens.count(8, unique=True).unique == 12
+    with pytest.raises(TypeError):
+        nqueens.solutions(8, unique="no")
+    with pytest.raises(TypeError):
+        nqueens.count(8, long="no")
+
+
+@pytest.mark.parametrize("given", [0, 5, 1.5, b"/dev/null", None])
+def test_result_files_are_paths_not_descriptors(given):
+    # merge([0]) once read standard input to its end and closed it; merge([5]) opened fd 5.
+    with pytest.raises(TypeError, match="must be a ShardResult or a path"):
+        nqueens.merge([given])
+    with pytest.raises(TypeError, match="must be a ShardResult or a path"):
+        nqueens.ShardResult.load(given)
+    assert not sys.stdin.closed
+
+
+READ_ENDLESS = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+import nqueens
+try:
+    {call}
+except ValueError as e:
+    print("ValueError:", e)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize(
+    "call",
+    [
+        "nqueens.merge(['/dev/zero'])",
+        "nqueens.ShardResult.load('/dev/zero')",
+        "nqueens.ShardResult.load('/dev/urandom')",
+        "nqueens.merge([__import__('pathlib').Path('/dev/urandom')])",
+    ],
+)
+def test_endless_files_are_refused_at_the_size_bound(call):
+    # The library's bound, 64 KiB, as `nqueens merge` has it: not a read to the end of an
+    # endless file (within 1 GiB of address space, which such a read soon exhausts).
+    done = subprocess.run(
+        [sys.executable, "-c", READ_ENDLESS.format(call=call)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "not a shard result: larger than 65536 bytes" in done.stdout, done.stdout
+
+
+def test_shard_files_still_load_and_merge(tmp_path):
+    shards = [nqueens.count(10, shard=(i, 2)) for i in range(2)]
+    paths = []
+    for i, s in enumerate(shards):
+        path = tmp_path / f"s{i}.json"
+        s.save(path)
+        paths.append(path)
+    assert nqueens.ShardResult.load(paths[0]) == shards[0]
+    # With a byte order mark, as an editor may leave it.
+    paths[1].write_bytes(b"\xef\xbb\xbf" + paths[1].read_bytes())
+    assert nqueens.ShardResult.load(paths[1]) == shards[1]
+    r = nqueens.merge([str(paths[0]), paths[1]])
+    assert (r.n, r.total, r.unique) == (10, 724, 92)
+    (tmp_path / "bad").write_bytes(b"\xff\xfe{}")
+    with pytest.raises(ValueError, match="not UTF-8"):
+        nqueens.ShardResult.load(tmp_path / "bad")
+    with pytest.raises(FileNotFoundError):
+        nqueens.merge([tmp_path / "missing"])
