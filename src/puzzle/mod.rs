@@ -28,10 +28,9 @@
 //! assert_eq!(generator.puzzle(2).unwrap(), generator.puzzles(3).nth(2).unwrap().unwrap());
 //! ```
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rayon::prelude::*;
+use crate::threads::{InOrder, Numbered};
 
 use crate::Placement;
 use crate::cp::Instance;
@@ -243,18 +242,7 @@ impl<'a> Generator<'a> {
     /// at a time. After an error the iterator ends.
     pub fn puzzles(&self, count: u64) -> Puzzles<'a> {
         let threads = self.threads.unwrap_or_else(rayon::current_num_threads);
-        // A pool of one is the calling thread: no pool at all.
-        let pool = (threads > 1)
-            .then(|| crate::threads::pool(threads).ok())
-            .flatten();
-        Puzzles {
-            generator: *self,
-            next: 0,
-            count,
-            ready: VecDeque::new(),
-            pool,
-            failed: false,
-        }
+        Puzzles(InOrder::new(*self, count, threads))
     }
 
     fn check_stop(&self) -> Result<(), PuzzleError> {
@@ -266,50 +254,22 @@ impl<'a> Generator<'a> {
 }
 
 /// Puzzles in the order of their numbers, from [`Generator::puzzles`].
-pub struct Puzzles<'a> {
-    generator: Generator<'a>,
-    /// The number of the next puzzle to make.
-    next: u64,
-    count: u64,
-    /// Made, not yet handed out.
-    ready: VecDeque<Result<Puzzle, PuzzleError>>,
-    pool: Option<rayon::ThreadPool>,
-    failed: bool,
-}
+pub struct Puzzles<'a>(InOrder<Generator<'a>>);
 
-/// Puzzles per thread in one batch: enough that a slow puzzle rarely leaves threads idle
-/// for long, few enough that the first puzzles come out soon.
-const BATCH_PER_THREAD: u64 = 4;
+impl Numbered for Generator<'_> {
+    type Item = Puzzle;
+    type Error = PuzzleError;
+
+    fn make(&self, index: u64) -> Result<Puzzle, PuzzleError> {
+        self.puzzle(index)
+    }
+}
 
 impl Iterator for Puzzles<'_> {
     type Item = Result<Puzzle, PuzzleError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        if self.ready.is_empty() && self.next < self.count {
-            let generator = &self.generator;
-            match &self.pool {
-                None => self.ready.push_back(generator.puzzle(self.next)),
-                Some(pool) => {
-                    let batch = BATCH_PER_THREAD * pool.current_num_threads() as u64;
-                    let end = self.count.min(self.next + batch);
-                    let start = self.next;
-                    let made: Vec<_> = pool.install(|| {
-                        (start..end)
-                            .into_par_iter()
-                            .map(|i| generator.puzzle(i))
-                            .collect()
-                    });
-                    self.ready.extend(made);
-                }
-            }
-            self.next += self.ready.len() as u64;
-        }
-        let item = self.ready.pop_front()?;
-        self.failed = item.is_err();
-        Some(item)
+        self.0.next()
     }
 }
 

@@ -20,13 +20,12 @@
 //! Puzzle `i` of a seed is made from its own stream of the seed, so the same seed gives the
 //! same puzzles on any number of threads, in the order of their numbers.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::threads::{InOrder, Numbered};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rayon::prelude::*;
 
 use super::solve::{count_parts, low};
 use super::{Board, Difficulty, Rating, Search, rate};
@@ -196,22 +195,7 @@ impl<'a> Generator<'a> {
     /// at a time. After an error the iterator ends.
     pub fn puzzles(&self, count: u64) -> Puzzles<'a> {
         let threads = self.threads.unwrap_or_else(rayon::current_num_threads);
-        let pool = (threads > 1)
-            .then(|| {
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .ok()
-            })
-            .flatten();
-        Puzzles {
-            generator: *self,
-            next: 0,
-            count,
-            ready: VecDeque::new(),
-            pool,
-            failed: false,
-        }
+        Puzzles(InOrder::new(*self, count, threads))
     }
 
     fn check_stop(&self) -> Result<(), GenerateError> {
@@ -277,48 +261,22 @@ const PROOF_NODES: u64 = 20_000;
 const RESHAPES: usize = 20;
 
 /// Puzzles in the order of their numbers, from [`Generator::puzzles`].
-pub struct Puzzles<'a> {
-    generator: Generator<'a>,
-    next: u64,
-    count: u64,
-    ready: VecDeque<Result<Puzzle, GenerateError>>,
-    pool: Option<rayon::ThreadPool>,
-    failed: bool,
-}
+pub struct Puzzles<'a>(InOrder<Generator<'a>>);
 
-/// Puzzles per thread in one batch: enough that a slow one rarely leaves threads idle for
-/// long, few enough that the first puzzles come out soon.
-const BATCH_PER_THREAD: u64 = 4;
+impl Numbered for Generator<'_> {
+    type Item = Puzzle;
+    type Error = GenerateError;
+
+    fn make(&self, index: u64) -> Result<Puzzle, GenerateError> {
+        self.puzzle(index)
+    }
+}
 
 impl Iterator for Puzzles<'_> {
     type Item = Result<Puzzle, GenerateError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.failed {
-            return None;
-        }
-        if self.ready.is_empty() && self.next < self.count {
-            let generator = &self.generator;
-            match &self.pool {
-                None => self.ready.push_back(generator.puzzle(self.next)),
-                Some(pool) => {
-                    let batch = BATCH_PER_THREAD * pool.current_num_threads() as u64;
-                    let end = self.count.min(self.next + batch);
-                    let start = self.next;
-                    let made: Vec<_> = pool.install(|| {
-                        (start..end)
-                            .into_par_iter()
-                            .map(|i| generator.puzzle(i))
-                            .collect()
-                    });
-                    self.ready.extend(made);
-                }
-            }
-            self.next += self.ready.len() as u64;
-        }
-        let item = self.ready.pop_front()?;
-        self.failed = item.is_err();
-        Some(item)
+        self.0.next()
     }
 }
 

@@ -403,10 +403,8 @@ pub fn count_tasks<E: Send>(
         symmetric_tasks: symmetric.len(),
         ..Report::default()
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|source| RunError::Threads { threads, source })?;
+    let pool =
+        crate::threads::pool(threads).map_err(|source| RunError::Threads { threads, source })?;
     let mut outcome = std::thread::scope(|scope| {
         let side = scope.spawn(|| {
             let mut outcome = Outcome::default();
