@@ -240,6 +240,7 @@ impl CountError {
     /// ```
     pub fn is_bad_input(&self) -> bool {
         match self {
+            CountError::Engine(EngineError::OutOfMemory(_)) => false,
             CountError::Engine(_)
             | CountError::TooLarge { .. }
             | CountError::Algo(_)

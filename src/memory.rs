@@ -121,8 +121,15 @@ fn address_space_left() -> Option<u64> {
     let limit = field(&limits, "Max address space", 1)?;
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let mapped = field(&status, "VmSize:", 1024).unwrap_or(0);
-    Some(limit.saturating_sub(mapped))
+    Some(limit.saturating_sub(mapped + THREAD_RESERVE * (crate::threads::cores() as u64 + 2)))
 }
+
+/// The address space each thread takes beyond what a count allocates: its stack (2 MiB) and
+/// the allocator's arena for it (glibc reserves 64 MiB of address space per arena, one per
+/// thread up to eight per core). Counted for the threads of the largest pool and two more
+/// (the calling thread, a quarter list's builder), and only against an address-space limit:
+/// it is reserved, not used.
+const THREAD_RESERVE: u64 = 66 << 20;
 
 /// The least room any memory limit of this process's cgroups leaves.
 fn cgroup_left() -> Option<u64> {

@@ -286,6 +286,22 @@ pub trait TaskSet: Sync {
     fn memory_bytes(&self, _threads: usize) -> u64 {
         0
     }
+    /// Makes what every task shares (the join's quarter lists) before the first task, where a
+    /// failed allocation can be reported; nothing for lists that share nothing. `stop` ends
+    /// it early (the first task then tries again).
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use nqueens::engine::{strategy::task_list, Strategy};
+    /// let tasks = task_list(16, Strategy::Join).unwrap();
+    /// assert!(tasks.prepare(&AtomicBool::new(false)).is_ok());
+    /// ```
+    ///
+    /// # Errors
+    /// [`EngineError::OutOfMemory`] if what the tasks share cannot be allocated.
+    fn prepare(&self, _stop: &AtomicBool) -> Result<(), EngineError> {
+        Ok(())
+    }
 }
 
 /// Why the engine cannot count this `n`.
@@ -310,6 +326,9 @@ pub enum EngineError {
         /// The reason for the limit.
         why: &'static str,
     },
+    /// What the tasks share could not be allocated (a limit the estimate did not foresee).
+    #[error("{0}: fewer threads, or a count on a machine with more memory")]
+    OutOfMemory(crate::memory::OutOfMemory),
 }
 
 /// How far a count has come, as given to [`Counter::on_progress`](crate::Counter::on_progress).

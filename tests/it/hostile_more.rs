@@ -436,3 +436,31 @@ fn every_piped_example_of_every_help_runs() {
     }
     assert!(ran >= 3, "only {ran} piped examples");
 }
+
+/// Item 2: under an address-space limit (`ulimit -v`, what `prlimit --as` sets) a count is
+/// refused by its estimate, which counts what each thread reserves of the address space, or
+/// fails cleanly when its quarter lists cannot be allocated: one line and an exit status,
+/// never an abort.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_address_space_limit_is_an_error_not_an_abort() {
+    let bin = bin();
+    // (limit in KiB, N): the first is refused by the estimate, the others allocate what the
+    // estimate does not look at (small counts) and meet the limit in the quarter lists.
+    for (kib, n, want) in [(409_600, 21, 2), (28_672, 18, 1), (26_624, 18, 1)] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v {kib}; exec \"$0\" count {n} -j2"))
+            .arg(&bin)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(want), "{kib} KiB, N={n}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("error: "), "{err}");
+        assert!(
+            err.contains("memory") && !err.contains("panicked"),
+            "{kib} KiB, N={n}: {err}"
+        );
+    }
+}

@@ -102,6 +102,7 @@ fn out_of_range_sizes_are_refused() {
                 assert_eq!(strategy, Strategy::Join);
                 assert_eq!(max, MAX_N);
             }
+            Err(e) => panic!("n={n}: {e}"),
             Ok(_) => panic!("n={n} accepted"),
         }
     }

@@ -28,6 +28,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::memory::{self, OutOfMemory};
+
 use super::kernel::{Kernel, append_pairs, append_pairs_many};
 
 /// The geometry shared by both halves of an `n` board.
@@ -229,22 +231,31 @@ struct QuarterList {
 }
 
 impl QuarterList {
-    /// The list, or `None` if `stop` was set while it was being made.
-    fn new(shape: &Shape, lo: usize, cols: usize, stop: &AtomicBool) -> Option<QuarterList> {
+    /// The list, or `None` if `stop` was set while it was being made; the error if its
+    /// tables cannot be allocated.
+    fn new(
+        shape: &Shape,
+        lo: usize,
+        cols: usize,
+        stop: &AtomicBool,
+    ) -> Result<Option<QuarterList>, OutOfMemory> {
         let keys = Keys::new(shape.h, cols);
         // Two passes over the same search: count the entries of each key, then place them.
-        let mut start = vec![0usize; keys.len() + 1];
+        let mut start = memory::filled(0usize, keys.len() + 1)?;
         quarter_search(shape, lo, cols, stop, &mut |rows, used, _, _| {
             start[keys.key(rows, used) + 1] += 1;
         });
         if stop.load(Ordering::Relaxed) {
-            return None;
+            return Ok(None);
         }
         for k in 1..start.len() {
             start[k] += start[k - 1];
         }
-        let mut entries = vec![0; start[keys.len()]];
-        let mut next = start.clone();
+        // The largest buffers of a count (gigabytes from N = 22): allocated fallibly, so that
+        // a limit the estimate did not foresee is an error, not an abort.
+        let mut entries = memory::filled(0u64, start[keys.len()])?;
+        let mut next = memory::filled(0usize, start.len())?;
+        next.copy_from_slice(&start);
         // The placements come in the search's order, each to its key's place: a cache miss
         // per write (the list is larger than the caches). So each place is fetched ahead and
         // written `AHEAD` placements later, from a ring, so the fetches overlap.
@@ -266,11 +277,11 @@ impl QuarterList {
         for (due, entry) in (placed.saturating_sub(AHEAD)..placed).map(|i| ring[i % AHEAD]) {
             entries[due] = entry;
         }
-        (!stop.load(Ordering::Relaxed)).then_some(QuarterList {
+        Ok((!stop.load(Ordering::Relaxed)).then_some(QuarterList {
             keys,
             start,
             entries,
-        })
+        }))
     }
 
     /// The placements using exactly `rows` and the quarter's columns `cols` (relative).
@@ -412,8 +423,9 @@ impl Quarters {
     /// The first task of a run builds them while the other threads wait for them, so on more
     /// than one thread the two quarters are built at once.
     ///
-    /// `None` if `stop` was set while they were being made.
-    pub fn new(shape: &Shape, stop: &AtomicBool) -> Option<Quarters> {
+    /// `None` if `stop` was set while they were being made; the error if they cannot be
+    /// allocated.
+    pub fn new(shape: &Shape, stop: &AtomicBool) -> Result<Option<Quarters>, OutOfMemory> {
         let left = || QuarterList::new(shape, 0, shape.h, stop);
         let right = || QuarterList::new(shape, shape.h, shape.n - shape.h, stop);
         let (left, right) = if rayon::current_num_threads() > 1 {
@@ -428,11 +440,14 @@ impl Quarters {
         } else {
             (left(), right())
         };
-        Some(Quarters {
+        let (Some(left), Some(right)) = (left?, right?) else {
+            return Ok(None);
+        };
+        Ok(Some(Quarters {
             shape: *shape,
-            left: left?,
-            right: right?,
-        })
+            left,
+            right,
+        }))
     }
 
     /// Bytes the lists of an `n` board occupy: an entry ([`Shape::entry`]) per placement, and
@@ -668,7 +683,7 @@ mod most_words {
         let never = AtomicBool::new(false);
         for n in 1..=17 {
             let shape = Shape::new(n);
-            let lists = Quarters::new(&shape, &never).unwrap();
+            let lists = Quarters::new(&shape, &never).unwrap().unwrap();
             let mut out = Vec::new();
             let most = Combinations::new(n, shape.h)
                 .map(|cols| {
@@ -768,7 +783,7 @@ mod entries {
         let never = AtomicBool::new(false);
         for n in 4..=14 {
             let shape = Shape::new(n);
-            let lists = Quarters::new(&shape, &never).unwrap();
+            let lists = Quarters::new(&shape, &never).unwrap().unwrap();
             let quarters = [
                 (0, shape.h, &lists.left),
                 (shape.h, n - shape.h, &lists.right),

@@ -68,6 +68,7 @@ use tuning::Tuning;
 use super::symmetric::{self, Turn};
 use crate::engine::cpu::{self, Isa};
 use crate::engine::{EngineError, Strategy, Tally, TaskSet};
+use crate::memory::OutOfMemory;
 
 /// The largest `n` the join counts.
 ///
@@ -225,18 +226,29 @@ impl JoinTasks {
         *self.stage_times.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The quarter lists, made by the first task that needs them while the others wait; `None`
-    /// if `stop` was set before they were complete (the next task tries again).
-    fn quarters(&self, stop: &AtomicBool) -> Option<&Quarters> {
+    /// The quarter lists, made by the first caller that needs them while the others wait;
+    /// `None` if `stop` was set before they were complete (the next task tries again), the
+    /// error if they cannot be allocated.
+    fn try_quarters(&self, stop: &AtomicBool) -> Result<Option<&Quarters>, OutOfMemory> {
         if let Some(q) = self.quarters.get() {
-            return Some(q);
+            return Ok(Some(q));
         }
         let _one_builder = self.building.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(q) = self.quarters.get() {
-            return Some(q);
+            return Ok(Some(q));
         }
-        let made = Quarters::new(&self.shape, stop)?;
-        Some(self.quarters.get_or_init(|| made))
+        let Some(made) = Quarters::new(&self.shape, stop)? else {
+            return Ok(None);
+        };
+        Ok(Some(self.quarters.get_or_init(|| made)))
+    }
+
+    /// The quarter lists for a task. A count through [`crate::Counter`] has made them already
+    /// ([`TaskSet::prepare`]), where their allocation can fail cleanly; a caller that counts
+    /// tasks directly without preparing gets the allocator's abort, as for any `Vec`.
+    fn quarters(&self, stop: &AtomicBool) -> Option<&Quarters> {
+        self.try_quarters(stop)
+            .unwrap_or_else(|e| panic!("the join's quarter lists: {e}"))
     }
 
     /// Counts the solutions of the main task with top columns `cols`, weighted.
@@ -946,6 +958,12 @@ impl TaskSet for JoinTasks {
         // The loops return early once `stop` is set, so a sum made after it is incomplete.
         (!stop.load(Ordering::Relaxed)).then_some(tally)
     }
+    fn prepare(&self, stop: &AtomicBool) -> Result<(), EngineError> {
+        self.try_quarters(stop)
+            .map(drop)
+            .map_err(EngineError::OutOfMemory)
+    }
+
     fn memory_bytes(&self, threads: usize) -> u64 {
         memory(&self.shape, self.chunk, threads)
     }
