@@ -537,7 +537,7 @@
 
   function size() {
     const room = Math.min(window.innerWidth - 40, 720);
-    const cell = Math.max(26, Math.min(56, Math.floor(room / n)));
+    const cell = Math.max(18, Math.min(56, Math.floor(room / n)));
     document.documentElement.style.setProperty("--cell", `${cell}px`);
   }
   window.addEventListener("resize", size);
