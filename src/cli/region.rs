@@ -7,8 +7,8 @@ use anyhow::Context;
 use rand::RngCore;
 
 use nqueens::region::{
-    Board, Difficulty, GenerateError, Generator, Order, Puzzle, Rating, Search, Step, hint, rate,
-    html, svg, verify,
+    Board, Difficulty, GenerateError, Generator, Order, Puzzle, Rating, Search, Step, hint, html,
+    rate, svg, verify,
 };
 
 use super::input::Input;
@@ -222,7 +222,11 @@ fn order(order: OrderArg) -> Order {
 /// Writes boards in a format; SVG holds one board.
 fn write_boards(out: &mut impl Write, boards: &[Board], format: Format) -> anyhow::Result<()> {
     if matches!(format, Format::Svg | Format::Html) && boards.len() > 1 {
-        let what = if format == Format::Svg { "an SVG picture" } else { "a page" };
+        let what = if format == Format::Svg {
+            "an SVG picture"
+        } else {
+            "a page"
+        };
         return Err(bad_input(format!(
             "{what} holds one board, and there are {}: ask for one, or use --format text",
             boards.len()
@@ -414,7 +418,11 @@ fn generate(
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     let generator = Generator::new(n).map_err(bad_input)?;
     if matches!(format, Format::Svg | Format::Html) && count > 1 {
-        let what = if format == Format::Svg { "an SVG picture" } else { "a page" };
+        let what = if format == Format::Svg {
+            "an SVG picture"
+        } else {
+            "a page"
+        };
         return Err(bad_input(format!(
             "{what} holds one puzzle: use --count 1, or --format text"
         )));
