@@ -3,7 +3,7 @@
 //! regions, each region's letter in every cell), queens and crosses placed by mouse or
 //! keyboard, undo, a check that names the rule broken, and a hint that is the rating solver's
 //! next deduction with its reason (the page's script carries the same rules as
-//! [`rate`](super::rate), and the browser tests compare the two step by step).
+//! [`rate`], and the browser tests compare the two step by step).
 //!
 //! The page carries the board's regions and marks as JSON; its script does the rest.
 //!
