@@ -12,8 +12,8 @@ use std::sync::mpsc::{Receiver, sync_channel};
 use std::sync::{Arc, Mutex};
 
 use nqueens::region::{
-    Board, Broken, Difficulty, GenerateError, Generator, Puzzle, Rating, Search, Step, hint, html,
-    rate, svg, verify,
+    Board, Broken, Difficulty, GenerateError, Generator, MAX_N, Puzzle, Rating, RegionError,
+    Search, Step, hint, html, rate, svg, verify,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -56,6 +56,10 @@ impl RegionBoard {
         } else {
             let mut rows = Vec::new();
             for row in source.try_iter().map_err(|_| not_rows(source))? {
+                // An endless iterator is refused at the first row past the largest grid.
+                if rows.len() == MAX_N {
+                    return Err(value_error(RegionError::TooLarge { n: MAX_N + 1 }));
+                }
                 let row = row?;
                 let text = row.cast::<PyString>().map_err(|_| not_rows(&row))?;
                 rows.push(text.to_cow()?.into_owned());
@@ -146,8 +150,15 @@ impl RegionBoard {
 
     /// The rule `queens` (`(row, col)` pairs from 0) break, as `(kind, message)`, or `None`.
     fn defect(&self, queens: &Bound<'_, PyAny>) -> PyResult<Option<(&'static str, String)>> {
+        let n = self.board.n();
         let mut cells = Vec::new();
         for cell in queens.try_iter().map_err(|_| not_pairs(queens, "queens"))? {
+            if cells.len() == n * n {
+                return Err(PyValueError::new_err(format!(
+                    "more than {} queens for a {n} x {n} grid",
+                    n * n
+                )));
+            }
             let cell = cell?;
             let (r, c): (Bound<'_, PyAny>, Bound<'_, PyAny>) =
                 cell.extract().map_err(|_| not_pairs(&cell, "queens"))?;

@@ -95,6 +95,10 @@ def test_the_forms_read_and_write():
     assert board.labels == "ABCD"
     assert board.regions[:4] == (0, 0, 0, 1)
     assert board.region(2, 3) == "D"
+    with pytest.raises(ValueError, match="row 5, column 1 is outside the 4x4 board"):
+        board.region(4, 0)
+    with pytest.raises(TypeError, match="not bool"):
+        board.region(True, 0)
     assert board.queens == ((0, 1),) and board.crosses == ((2, 2),)
     assert board.to_text() == text and str(board) == text
     assert regions.parse(board.to_json()) == board
@@ -219,6 +223,13 @@ def test_defect_names_the_rule_as_verify_does(cli):
         board.defect([(-1, 0)])
     with pytest.raises(TypeError, match="queens must be"):
         board.defect([3])
+    # Endless iterators are refused, not followed.
+    with pytest.raises(ValueError, match="more than 16 queens for a 4 x 4 grid"):
+        board.defect(itertools.repeat((0, 0)))
+    with pytest.raises(ValueError, match="the grid has 63 rows; at most 62 are read"):
+        Board(itertools.repeat("A"))
+    with pytest.raises(ValueError, match="marked twice"):
+        Board(board.rows, crosses=itertools.repeat((1, 1)))
 
 
 def test_rate_and_hint_on_the_worked_example():

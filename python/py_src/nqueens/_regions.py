@@ -235,6 +235,8 @@ class Board:
 
     def region(self, row: SupportsIndex, col: SupportsIndex) -> str:
         """The letter of the region of a cell."""
+        if isinstance(row, bool) or isinstance(col, bool):
+            raise TypeError("rows and columns must be ints, not bool")
         n = self.n
         r, c = operator.index(row), operator.index(col)
         if not (0 <= r < n and 0 <= c < n):
