@@ -26,6 +26,7 @@ mod find;
 mod interrupt;
 mod placement;
 mod puzzle;
+mod regions;
 mod solutions;
 mod trace;
 
@@ -49,5 +50,6 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ALGORITHMS", Algo::ALL.map(Algo::name).to_vec())?;
     m.add("STRATEGIES", Strategy::ALL.map(Strategy::name).to_vec())?;
     m.add("MAX_LISTED", nqueens::solutions::MAX_N)?;
+    regions::register(m)?;
     Ok(())
 }

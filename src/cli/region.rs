@@ -7,8 +7,8 @@ use anyhow::Context;
 use rand::RngCore;
 
 use nqueens::region::{
-    Board, Difficulty, GenerateError, Generator, Order, Puzzle, Rating, Search, Step, hint, rate,
-    svg, verify,
+    Board, Difficulty, GenerateError, Generator, Order, Puzzle, Rating, Search, Step, hint, html,
+    rate, svg, verify,
 };
 
 use super::input::Input;
@@ -29,6 +29,8 @@ enum Format {
     Svg,
     /// A drawing for the terminal: letters, `#` queens, `.` crosses, borders between regions.
     Board,
+    /// A page to play the puzzle in a browser (one board only; one offline file).
+    Html,
 }
 
 /// Which unit the solver fills next.
@@ -219,9 +221,14 @@ fn order(order: OrderArg) -> Order {
 
 /// Writes boards in a format; SVG holds one board.
 fn write_boards(out: &mut impl Write, boards: &[Board], format: Format) -> anyhow::Result<()> {
-    if format == Format::Svg && boards.len() > 1 {
+    if matches!(format, Format::Svg | Format::Html) && boards.len() > 1 {
+        let what = if format == Format::Svg {
+            "an SVG picture"
+        } else {
+            "a page"
+        };
         return Err(bad_input(format!(
-            "an SVG picture holds one board, and there are {}: ask for one, or use --format text",
+            "{what} holds one board, and there are {}: ask for one, or use --format text",
             boards.len()
         )));
     }
@@ -233,6 +240,7 @@ fn write_boards(out: &mut impl Write, boards: &[Board], format: Format) -> anyho
             Format::Svg => svg::draw(board),
             Format::Board if i > 0 => format!("\n{}", svg::terminal(board)),
             Format::Board => svg::terminal(board),
+            Format::Html => html::page(board),
         };
         out.write_all(text.as_bytes())
             .context("cannot write the boards")?;
@@ -409,10 +417,15 @@ fn generate(
 ) -> anyhow::Result<()> {
     let n = usize::try_from(n).unwrap_or(usize::MAX);
     let generator = Generator::new(n).map_err(bad_input)?;
-    if format == Format::Svg && count > 1 {
-        return Err(bad_input(
-            "an SVG picture holds one puzzle: use --count 1, or --format text",
-        ));
+    if matches!(format, Format::Svg | Format::Html) && count > 1 {
+        let what = if format == Format::Svg {
+            "an SVG picture"
+        } else {
+            "a page"
+        };
+        return Err(bad_input(format!(
+            "{what} holds one puzzle: use --count 1, or --format text"
+        )));
     }
     let seed = seed.unwrap_or_else(|| {
         let seed = rand::rngs::OsRng.next_u64();
@@ -482,5 +495,6 @@ fn written(puzzle: &Puzzle, number: u64, format: Format) -> String {
             format!("{value}\n")
         }
         Format::Svg => svg::draw(&puzzle.board),
+        Format::Html => html::page(&puzzle.board),
     }
 }

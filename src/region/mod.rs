@@ -35,6 +35,7 @@
 use std::fmt;
 
 mod generate;
+pub mod html;
 mod rate;
 mod solve;
 pub mod svg;

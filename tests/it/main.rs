@@ -30,6 +30,7 @@ mod join;
 mod ladder;
 mod placement;
 mod readme;
+mod region_page;
 mod regions;
 mod symmetric;
 mod trace;

@@ -56,6 +56,7 @@ from ._count import Progress as Progress
 from ._count import ProgressBar as ProgressBar
 from ._placement import Placement
 from ._puzzle import Puzzle, puzzles
+from . import regions
 from ._trace import Step as Step
 from ._trace import Trace, trace
 
@@ -85,6 +86,7 @@ __all__ = [
     "find",
     "merge",
     "puzzles",
+    "regions",
     "solutions",
     "svg",
     "table",
