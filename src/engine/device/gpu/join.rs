@@ -73,7 +73,7 @@ const PLANNED_CUT: usize = 6;
 const BUCKET_WORDS: usize = 512;
 
 /// Words sampled per side to find the busiest bits.
-const SAMPLE: usize = 128;
+const SAMPLE: usize = 32;
 
 /// The chunks the host-compiled kernels have (`NQJ_CHUNKS` in the build script): enough for
 /// 32-bit words (narrow) and for every board the join counts (wide).
@@ -146,18 +146,13 @@ impl Layout {
     }
 }
 
-/// Removes the bits of `gone` (sorted from the highest down) from `w`, closing the gaps.
-#[inline(always)]
-fn squeeze(w: u64, gone: &[u32]) -> u64 {
-    gone.iter().fold(w, |rest, &b| {
-        let low = rest & ((1 << b) - 1);
-        low | (rest >> (b + 1)) << b
-    })
-}
-
 /// The bits of `mask` from the lowest, as positions.
-fn positions(mask: u64) -> impl DoubleEndedIterator<Item = u32> {
-    (0..64).filter(move |&b| mask >> b & 1 == 1)
+fn positions(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let bit = (mask != 0).then(|| mask.trailing_zeros());
+        mask &= mask.wrapping_sub(1);
+        bit
+    })
 }
 
 /// The `k` busiest of the `candidates`, set in many words of both `a` and `b` (counted on
@@ -181,6 +176,103 @@ fn busiest(a: &[u64], b: &[u64], candidates: u64, k: usize) -> u64 {
         cut |= 1 << best;
     }
     cut
+}
+
+/// Gathering the bits of a mask into the low bits (BMI2's `pext`).
+trait Extract: Copy {
+    fn pext(self, w: u64, mask: u64) -> u64;
+}
+
+/// `pext` in software, a step per bit of the mask.
+#[derive(Clone, Copy)]
+struct Soft;
+
+impl Extract for Soft {
+    #[inline(always)]
+    fn pext(self, w: u64, mask: u64) -> u64 {
+        positions(mask)
+            .enumerate()
+            .fold(0, |out, (j, b)| out | (w >> b & 1) << j)
+    }
+}
+
+/// `pext` in hardware, from a proof that the CPU has BMI2.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Bmi2 {
+    _proof: crate::engine::cpu::Avx2,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Extract for Bmi2 {
+    #[inline(always)]
+    fn pext(self, w: u64, mask: u64) -> u64 {
+        // SAFETY: a `Bmi2` is only made from a proof that the CPU has BMI2.
+        unsafe { std::arch::x86_64::_pext_u64(w, mask) }
+    }
+}
+
+/// One side of a join to sort into classes and pack.
+struct Sorting<'a> {
+    side: &'a [u64],
+    long: u64,
+    cut: u64,
+    k: usize,
+    /// The bits a packed word keeps.
+    keep: u64,
+}
+
+impl Sorting<'_> {
+    /// Counts the words of each class into `sizes` (`3 << k` of them), then writes each word
+    /// packed to its place: class by class, in the order of the side. `low` (and `high`, for
+    /// wide words) are as long as the side.
+    #[inline(always)]
+    fn run<E: Extract>(&self, e: E, sizes: &mut [u32], low: &mut [u32], high: Option<&mut [u32]>) {
+        let class_of = |w: u64| ((w & self.long).count_ones() as usize) << self.k | e.pext(w, self.cut) as usize;
+        let classes: Vec<u16> = self.side.iter().map(|&w| class_of(w) as u16).collect();
+        for &c in &classes {
+            sizes[c as usize] += 1;
+        }
+        let mut next = Vec::with_capacity(sizes.len());
+        let mut at = 0u32;
+        for &size in sizes.iter() {
+            next.push(at);
+            at += size;
+        }
+        match high {
+            None => {
+                for (&w, &c) in self.side.iter().zip(&classes) {
+                    let i = next[c as usize];
+                    next[c as usize] += 1;
+                    low[i as usize] = e.pext(w, self.keep) as u32;
+                }
+            }
+            Some(high) => {
+                for (&w, &c) in self.side.iter().zip(&classes) {
+                    let i = next[c as usize] as usize;
+                    next[c as usize] += 1;
+                    let packed = e.pext(w, self.keep);
+                    (low[i], high[i]) = (packed as u32, (packed >> 32) as u32);
+                }
+            }
+        }
+    }
+}
+
+/// [`Sorting::run`] with BMI2's `pext`.
+///
+/// # Safety
+/// None beyond `cpu`: it proves the CPU has the features the function is compiled for.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+unsafe fn sort_bmi2(
+    cpu: crate::engine::cpu::Avx2,
+    sorting: &Sorting,
+    sizes: &mut [u32],
+    low: &mut [u32],
+    high: Option<&mut [u32]>,
+) {
+    sorting.run(Bmi2 { _proof: cpu }, sizes, low, high);
 }
 
 /// A batch of main tasks: their joins' packed words, class tables and tiles, and which task
@@ -246,45 +338,37 @@ impl JoinBatch {
     /// Appends `side`'s words sorted into classes (part, then cut pattern) and packed, and its
     /// class table.
     fn push_side(&mut self, layout: &Layout, side: &[u64], cut: u64, k: usize) -> Side {
-        let (long, classes) = (layout.long, PARTS << k);
-        let cut_at: Vec<u32> = positions(cut).collect();
-        let gone: Vec<u32> = positions(long | cut).rev().collect();
-        let class_of = |w: u64| {
-            let pattern = cut_at
-                .iter()
-                .enumerate()
-                .fold(0, |c, (j, &b)| c | ((w >> b & 1) as usize) << j);
-            ((w & long).count_ones() as usize) << k | pattern
-        };
-        let mut sizes = vec![0u32; classes];
-        for &w in side {
-            sizes[class_of(w)] += 1;
-        }
-        let table = self.starts.len() as u32;
-        let base = self.low.len() as u32;
-        let mut next: Vec<u32> = Vec::with_capacity(classes);
-        let mut at = base;
-        for &size in &sizes {
-            self.starts.push(at);
-            next.push(at - base);
-            at += size;
-        }
-        self.starts.push(at);
-        let first = self.low.len();
+        let keep = layout.word & !layout.long & !cut;
+        let (table, first) = (self.starts.len() as u32, self.low.len());
         self.low.resize(first + side.len(), 0);
         if layout.wide {
             self.high.resize(first + side.len(), 0);
         }
-        for &w in side {
-            let c = class_of(w);
-            let i = first + next[c] as usize;
-            next[c] += 1;
-            let packed = squeeze(w, &gone);
-            self.low[i] = packed as u32;
-            if layout.wide {
-                self.high[i] = (packed >> 32) as u32;
-            }
+        let high = layout.wide.then(|| &mut self.high[first..]);
+        let sorting = Sorting {
+            side,
+            long: layout.long,
+            cut,
+            k,
+            keep,
+        };
+        let mut sizes = vec![0u32; PARTS << k];
+        let low = &mut self.low[first..];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = crate::engine::cpu::Avx2::detect() {
+            // SAFETY: `cpu` proves the CPU has BMI2 and `popcnt`.
+            unsafe { sort_bmi2(cpu, &sorting, &mut sizes, low, high) };
+        } else {
+            sorting.run(Soft, &mut sizes, low, high);
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        sorting.run(Soft, &mut sizes, low, high);
+        let mut at = first as u32;
+        for &size in &sizes {
+            self.starts.push(at);
+            at += size;
+        }
+        self.starts.push(at);
         // Per part, the words whose pattern lies within each mask (sums over subsets).
         let reach = std::array::from_fn(|part| {
             let mut r: Vec<u64> = sizes[part << k..(part + 1) << k]
@@ -759,13 +843,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn squeezing_closes_the_gaps_and_keeps_disjointness() {
-        let gone = [10, 3];
-        assert_eq!(squeeze(0b111, &gone), 0b111);
-        assert_eq!(squeeze(1 << 3 | 1 << 4, &gone), 1 << 3);
-        assert_eq!(squeeze(1 << 11 | 1 << 10 | 1 << 3, &gone), 1 << 9);
-        let (a, b) = (0b1010_0101_0110u64, 0b0101_0010_1001u64);
-        assert_eq!(a & b == 0, squeeze(a, &gone) & squeeze(b, &gone) == 0);
+    fn pext_in_software_gathers_the_mask_bits_in_order() {
+        assert_eq!(Soft.pext(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(Soft.pext(0b1011_0110, 0b0101_0101), 0b0110);
+        assert_eq!(Soft.pext(1 << 63 | 1, 1 << 63 | 1 << 5 | 1), 0b101);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = crate::engine::cpu::Avx2::detect() {
+            let hard = Bmi2 { _proof: cpu };
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mask = x.rotate_left(29) & x.rotate_left(7);
+                assert_eq!(Soft.pext(x, mask), hard.pext(x, mask));
+            }
+        }
     }
 
     #[test]
