@@ -20,7 +20,12 @@ fn host_kernel() {
     let build = |lib: &str, source: &str, defines: &[(&str, &str)]| {
         println!("cargo:rerun-if-changed={source}");
         let mut build = cc::Build::new();
-        build.cpp(true).flag("-x").flag("c++").opt_level(3).file(source);
+        build
+            .cpp(true)
+            .flag("-x")
+            .flag("c++")
+            .opt_level(3)
+            .file(source);
         for (name, value) in defines {
             build.define(name, *value);
         }
@@ -34,18 +39,30 @@ fn host_kernel() {
         }
         build.compile(lib);
     };
-    build("nqueens_kernel_host", "src/engine/device/gpu/kernel.cu", &[]);
+    build(
+        "nqueens_kernel_host",
+        "src/engine/device/gpu/kernel.cu",
+        &[],
+    );
     // The join's kernel twice, as counts compile it: 32-bit words (N up to 23), and words
     // with a high half, with chunks enough for every board the join counts.
     build(
         "nqueens_join_narrow",
         "src/engine/device/gpu/join.cu",
-        &[("NQJ_WIDE", "0"), ("NQJ_CHUNKS", "7"), ("NQJ_HOST_NAME", "nq_join_host_narrow")],
+        &[
+            ("NQJ_WIDE", "0"),
+            ("NQJ_CHUNKS", "7"),
+            ("NQJ_HOST_NAME", "nq_join_host_narrow"),
+        ],
     );
     build(
         "nqueens_join_wide",
         "src/engine/device/gpu/join.cu",
-        &[("NQJ_WIDE", "1"), ("NQJ_CHUNKS", "10"), ("NQJ_HOST_NAME", "nq_join_host_wide")],
+        &[
+            ("NQJ_WIDE", "1"),
+            ("NQJ_CHUNKS", "10"),
+            ("NQJ_HOST_NAME", "nq_join_host_wide"),
+        ],
     );
     if ubsan {
         println!("cargo:rustc-link-lib=ubsan");

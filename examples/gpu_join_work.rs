@@ -10,8 +10,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use nqueens::engine::device::gpu::join::JoinBatch;
 use nqueens::engine::TaskSet;
+use nqueens::engine::device::gpu::join::JoinBatch;
 use nqueens::engine::strategy::join::JoinTasks;
 
 fn main() {

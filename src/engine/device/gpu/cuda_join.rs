@@ -172,7 +172,11 @@ impl JoinBackend for CudaJoin {
         let stream = &self.streams[slot];
         let upload = |v: &[u32]| stream.clone_htod(v).map_err(driver_error);
         // A narrow kernel never reads the high halves: it is given one word.
-        let high = if batch.wide { &batch.high[..] } else { &[0u32][..] };
+        let high = if batch.wide {
+            &batch.high[..]
+        } else {
+            &[0u32][..]
+        };
         let inputs = [
             upload(&batch.low)?,
             upload(high)?,

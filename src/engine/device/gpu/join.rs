@@ -228,7 +228,9 @@ impl Sorting<'_> {
     /// wide words) are as long as the side.
     #[inline(always)]
     fn run<E: Extract>(&self, e: E, sizes: &mut [u32], low: &mut [u32], high: Option<&mut [u32]>) {
-        let class_of = |w: u64| ((w & self.long).count_ones() as usize) << self.k | e.pext(w, self.cut) as usize;
+        let class_of = |w: u64| {
+            ((w & self.long).count_ones() as usize) << self.k | e.pext(w, self.cut) as usize
+        };
         let classes: Vec<u16> = self.side.iter().map(|&w| class_of(w) as u16).collect();
         for &c in &classes {
             sizes[c as usize] += 1;
@@ -320,9 +322,7 @@ impl JoinBatch {
         let long = layout.long;
         let free = |side: &[u64]| side.iter().filter(|&&w| w & long == 0).count();
         let candidates = layout.word & !long;
-        let k = (free(top).max(free(bottom)) / BUCKET_WORDS)
-            .max(1)
-            .ilog2() as usize;
+        let k = (free(top).max(free(bottom)) / BUCKET_WORDS).max(1).ilog2() as usize;
         let k = k
             .clamp(layout.min_cut, MAX_CUT)
             .min(candidates.count_ones() as usize);
@@ -430,9 +430,18 @@ impl JoinBatch {
     /// The batch of main tasks `todo` (the first tasks of the list), listed on the current
     /// rayon pool; `None` if `stop` was set first.
     pub fn of(tasks: &JoinTasks, todo: &[usize], stop: &AtomicBool) -> Option<JoinBatch> {
+        let parts = JoinBatch::each(tasks, todo, stop)?;
+        Some(JoinBatch::concat(
+            Layout::of(tasks),
+            parts,
+            JoinBatch::default(),
+        ))
+    }
+
+    /// One batch per task of `todo`, listed in parallel; `None` if `stop` was set first.
+    fn each(tasks: &JoinTasks, todo: &[usize], stop: &AtomicBool) -> Option<Vec<JoinBatch>> {
         let layout = Layout::of(tasks);
-        let parts: Vec<Option<JoinBatch>> = todo
-            .par_iter()
+        todo.par_iter()
             .with_max_len(1)
             .map(|&index| {
                 let mut part = JoinBatch {
@@ -446,15 +455,38 @@ impl JoinBatch {
                     })
                     .then_some(part)
             })
-            .collect();
-        let mut batch = JoinBatch {
-            wide: layout.wide,
-            ..JoinBatch::default()
-        };
+            .collect()
+    }
+
+    /// The batches `parts` one after the other, copied once into `into`'s vectors (emptied
+    /// first: a batch done with, so that their memory is used again rather than faulted in
+    /// afresh).
+    fn concat(layout: Layout, parts: Vec<JoinBatch>, into: JoinBatch) -> JoinBatch {
+        let mut batch = into;
+        batch.clear();
+        batch.wide = layout.wide;
+        let size = |f: fn(&JoinBatch) -> usize| parts.iter().map(f).sum::<usize>();
+        batch.tasks.reserve(size(|p| p.tasks.len()));
+        batch.low.reserve(size(|p| p.low.len()));
+        batch.high.reserve(size(|p| p.high.len()));
+        batch.starts.reserve(size(|p| p.starts.len()));
+        batch.tiles.reserve(size(|p| p.tiles.len()));
+        batch.owner.reserve(size(|p| p.owner.len()));
         for part in parts {
-            batch.append(part?);
+            batch.append(part);
         }
-        Some(batch)
+        batch
+    }
+
+    /// Empties the batch, keeping its vectors' memory.
+    fn clear(&mut self) {
+        self.tasks.clear();
+        self.low.clear();
+        self.high.clear();
+        self.starts.clear();
+        self.tiles.clear();
+        self.owner.clear();
+        self.pairs = 0;
     }
 
     /// A batch of one join of words of `layout`: `weight` times the pairs of `top` and `bottom`
@@ -520,7 +552,9 @@ impl JoinBatch {
         let len = self.low.len();
         let bad = |t: &[u32]| GpuError::Driver(format!("a tile {t:?} outside the batch"));
         if self.wide && self.high.len() != len || !self.wide && !self.high.is_empty() {
-            return Err(GpuError::Driver("the words' high halves do not match".into()));
+            return Err(GpuError::Driver(
+                "the words' high halves do not match".into(),
+            ));
         }
         if self.owner.len() != self.tile_count() {
             return Err(GpuError::Driver("tiles without a task".into()));
@@ -750,6 +784,8 @@ fn batches<E: Send>(
     let mut target_pairs: u64 = 1;
     let mut next = 0;
     let mut in_flight: VecDeque<(usize, JoinBatch)> = VecDeque::new();
+    // Batches counted, whose memory the next ones use.
+    let mut spare: Vec<JoinBatch> = Vec::new();
     let mut free_slots = vec![1, 0];
     let mut busy_until = 0.0f64;
     let mut pairs_done = 0u64;
@@ -758,7 +794,9 @@ fn batches<E: Send>(
             if next == todo.len() || stop.load(Ordering::Relaxed) {
                 break;
             }
-            let Some(batch) = pool.install(|| next_batch(tasks, &todo[next..], target_pairs, stop))
+            let reuse = spare.pop().unwrap_or_default();
+            let Some(batch) =
+                pool.install(|| next_batch(tasks, &todo[next..], target_pairs, stop, reuse))
             else {
                 break;
             };
@@ -786,6 +824,7 @@ fn batches<E: Send>(
             outcome.tally += tally;
             outcome.done += 1;
         }
+        spare.push(batch);
         let elapsed = started
             .elapsed()
             .max(Duration::from_millis(1))
@@ -796,26 +835,29 @@ fn batches<E: Send>(
     Ok(outcome)
 }
 
-/// The next batch: tasks from the front of `todo` until about `target_pairs` pair tests or
-/// [`MAX_BATCH_BYTES`], in groups that double as they go (tasks differ a lot in size);
-/// `None` if `stop` was set.
+/// The next batch, in the memory of `reuse`: tasks from the front of `todo` until about
+/// `target_pairs` pair tests or [`MAX_BATCH_BYTES`], in groups that double as they go (tasks
+/// differ a lot in size); `None` if `stop` was set.
 fn next_batch(
     tasks: &JoinTasks,
     todo: &[usize],
     target_pairs: u64,
     stop: &AtomicBool,
+    reuse: JoinBatch,
 ) -> Option<JoinBatch> {
-    let mut batch = JoinBatch::default();
-    let mut taken = 0;
+    let mut parts = Vec::new();
+    let (mut taken, mut pairs, mut bytes) = (0, 0, 0);
     let mut group = rayon::current_num_threads().max(1);
-    while taken < todo.len() && batch.pairs < target_pairs && batch.bytes() < MAX_BATCH_BYTES {
+    while taken < todo.len() && pairs < target_pairs && bytes < MAX_BATCH_BYTES {
         let end = (taken + group).min(todo.len());
-        let more = JoinBatch::of(tasks, &todo[taken..end], stop)?;
-        batch.append(more);
+        for part in JoinBatch::each(tasks, &todo[taken..end], stop)? {
+            (pairs, bytes) = (pairs + part.pairs, bytes + part.bytes());
+            parts.push(part);
+        }
         taken = end;
         group *= 2;
     }
-    Some(batch)
+    Some(JoinBatch::concat(Layout::of(tasks), parts, reuse))
 }
 
 /// Counts the tasks `todo` of `tasks` with the first GPU ([`CudaJoin`]) counting the pairs,
@@ -864,11 +906,16 @@ mod tests {
     #[test]
     fn the_layout_fits_every_board_the_join_counts() {
         for n in 4..=crate::engine::strategy::join::MAX_N {
-            let Ok(tasks) = JoinTasks::new(n) else { continue };
+            let Ok(tasks) = JoinTasks::new(n) else {
+                continue;
+            };
             let layout = Layout::of(&tasks);
             let packed = tasks.word_bits() - 2;
             let room = (layout.chunks * SPAN).min(if layout.wide { 64 } else { 32 });
-            assert!(layout.min_cut <= MAX_CUT && packed <= room + layout.min_cut, "n = {n}");
+            assert!(
+                layout.min_cut <= MAX_CUT && packed <= room + layout.min_cut,
+                "n = {n}"
+            );
             assert!(layout.chunks <= HOST_CHUNKS.1 && (layout.wide || layout.chunks <= 7));
         }
     }
