@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use nqueens::engine::TaskSet;
-use nqueens::engine::device::gpu::join::JoinBatch;
+use nqueens::engine::device::gpu::join::{JoinBatch, Lister};
 use nqueens::engine::strategy::join::JoinTasks;
 
 fn main() {
@@ -34,9 +34,12 @@ fn main() {
     drop(JoinBatch::of(&tasks, &[0], &stop));
     let sample: Vec<usize> = (0..main).step_by(step).collect();
     let (mut words, mut tiles, mut pairs, mut bytes) = (0u64, 0u64, 0u64, 0u64);
+    let lister = Lister::new(&tasks);
+    let mut batch = JoinBatch::default();
     let started = Instant::now();
     for chunk in sample.chunks(256) {
-        let batch = JoinBatch::of(&tasks, chunk, &stop).expect("not stopped");
+        // As a count lists its batches: into the memory of the batch before.
+        batch = lister.list(chunk, &stop, batch).expect("not stopped");
         words += batch.low.len() as u64;
         tiles += batch.tile_count() as u64;
         pairs += batch.pairs;

@@ -179,7 +179,7 @@ proptest! {
             let bottom = words(!seed ^ task as u64, bits, density, bottom_len);
             let mut one = JoinBatch::of_join(&layout, 1, &top, &bottom);
             one.tasks = vec![task];
-            batch.append(one);
+            batch.append(&one);
             want.push((task, twice_sorted(long, 1, &top, &bottom)));
         }
         let sums = count_batch(&batch).unwrap();

@@ -71,7 +71,7 @@ enum Slot {
     Free,
     /// A batch without tiles: nothing to launch.
     Empty,
-    Busy(InFlight),
+    Busy(Box<InFlight>),
 }
 
 /// One batch on the device.
@@ -204,11 +204,11 @@ impl JoinBackend for CudaJoin {
         // sum per tile. The kernel reads and writes nothing else; its table is static shared
         // memory of the size it was compiled for.
         let events = unsafe { launch.launch(config) }.map_err(driver_error)?;
-        self.slots[slot] = Slot::Busy(InFlight {
+        self.slots[slot] = Slot::Busy(Box::new(InFlight {
             sums,
             _inputs: inputs,
             events,
-        });
+        }));
         Ok(())
     }
 

@@ -30,6 +30,7 @@
 //! kernel compiled for the CPU ([`HostJoin`]), which the tests use.
 
 use std::collections::VecDeque;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -232,8 +233,14 @@ impl Sorting<'_> {
             ((w & self.long).count_ones() as usize) << self.k | e.pext(w, self.cut) as usize
         };
         let classes: Vec<u16> = self.side.iter().map(|&w| class_of(w) as u16).collect();
-        for &c in &classes {
-            sizes[c as usize] += 1;
+        // Four counts per class, taken in turn: consecutive words are often of one class,
+        // and a single count would make each increment wait for the one before.
+        let mut counts = vec![[0u32; 4]; sizes.len()];
+        for (i, &c) in classes.iter().enumerate() {
+            counts[c as usize][i % 4] += 1;
+        }
+        for (size, count) in sizes.iter_mut().zip(&counts) {
+            *size = count.iter().sum();
         }
         let mut next = Vec::with_capacity(sizes.len());
         let mut at = 0u32;
@@ -430,38 +437,13 @@ impl JoinBatch {
     /// The batch of main tasks `todo` (the first tasks of the list), listed on the current
     /// rayon pool; `None` if `stop` was set first.
     pub fn of(tasks: &JoinTasks, todo: &[usize], stop: &AtomicBool) -> Option<JoinBatch> {
-        let parts = JoinBatch::each(tasks, todo, stop)?;
-        Some(JoinBatch::concat(
-            Layout::of(tasks),
-            parts,
-            JoinBatch::default(),
-        ))
-    }
-
-    /// One batch per task of `todo`, listed in parallel; `None` if `stop` was set first.
-    fn each(tasks: &JoinTasks, todo: &[usize], stop: &AtomicBool) -> Option<Vec<JoinBatch>> {
-        let layout = Layout::of(tasks);
-        todo.par_iter()
-            .with_max_len(1)
-            .map(|&index| {
-                let mut part = JoinBatch {
-                    tasks: vec![index],
-                    wide: layout.wide,
-                    ..JoinBatch::default()
-                };
-                tasks
-                    .for_each_join(index, stop, &mut |join: JoinHalves| {
-                        part.add(&layout, 0, join.weight, join.top, join.bottom);
-                    })
-                    .then_some(part)
-            })
-            .collect()
+        Lister::new(tasks).list(todo, stop, JoinBatch::default())
     }
 
     /// The batches `parts` one after the other, copied once into `into`'s vectors (emptied
     /// first: a batch done with, so that their memory is used again rather than faulted in
     /// afresh).
-    fn concat(layout: Layout, parts: Vec<JoinBatch>, into: JoinBatch) -> JoinBatch {
+    fn concat(layout: Layout, parts: &[JoinBatch], into: JoinBatch) -> JoinBatch {
         let mut batch = into;
         batch.clear();
         batch.wide = layout.wide;
@@ -504,7 +486,7 @@ impl JoinBatch {
     }
 
     /// Appends the tasks of `more` (of the same layout) after this batch's.
-    pub fn append(&mut self, more: JoinBatch) {
+    pub fn append(&mut self, more: &JoinBatch) {
         let words = self.low.len() as u32;
         let (starts, first) = (self.starts.len() as u32, self.tasks.len() as u32);
         self.tasks.extend_from_slice(&more.tasks);
@@ -586,6 +568,116 @@ impl JoinBatch {
             }
         }
         Ok(())
+    }
+}
+
+/// Lists batches of a task list's main tasks on the current rayon pool. Each thread lists its
+/// tasks into a part of its own, and the parts are copied once into the batch; the parts'
+/// memory is kept for the next batch, as is the memory of each batch handed back to
+/// [`Lister::list`], so that listing does not fault fresh pages in at every batch.
+pub struct Lister<'a> {
+    tasks: &'a JoinTasks,
+    layout: Layout,
+    parts: Mutex<Vec<JoinBatch>>,
+}
+
+impl<'a> Lister<'a> {
+    /// A lister for the main tasks of `tasks`.
+    #[must_use]
+    pub fn new(tasks: &'a JoinTasks) -> Lister<'a> {
+        Lister {
+            tasks,
+            layout: Layout::of(tasks),
+            parts: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The batch of main tasks `todo`, in the memory of `into` (a batch done with, or a new
+    /// one); `None` if `stop` was set first.
+    pub fn list(&self, todo: &[usize], stop: &AtomicBool, into: JoinBatch) -> Option<JoinBatch> {
+        let mut parts = self.parts(todo, stop)?;
+        let batch = JoinBatch::concat(self.layout, &parts, into);
+        self.give_back(&mut parts);
+        Some(batch)
+    }
+
+    /// The tasks of `todo` listed into parts, a part per piece of the list a thread takes.
+    fn parts(&self, todo: &[usize], stop: &AtomicBool) -> Option<Vec<JoinBatch>> {
+        let layout = &self.layout;
+        let parts: Vec<Option<JoinBatch>> = todo
+            .par_iter()
+            .fold(
+                || Some(self.take()),
+                |part, &index| {
+                    let mut part = part?;
+                    part.tasks.push(index);
+                    let task = (part.tasks.len() - 1) as u32;
+                    self.tasks
+                        .for_each_join(index, stop, &mut |join: JoinHalves| {
+                            part.add(layout, task, join.weight, join.top, join.bottom);
+                        })
+                        .then_some(part)
+                },
+            )
+            .collect();
+        let stopped = parts.iter().any(Option::is_none);
+        let mut parts: Vec<JoinBatch> = parts.into_iter().flatten().collect();
+        if stopped {
+            self.give_back(&mut parts);
+            return None;
+        }
+        Some(parts)
+    }
+
+    /// An empty part, with the memory of one listed before if there is one.
+    fn take(&self) -> JoinBatch {
+        let mut part = self
+            .parts
+            .lock()
+            .expect("the parts' lock is not poisoned")
+            .pop()
+            .unwrap_or_default();
+        part.clear();
+        part.wide = self.layout.wide;
+        part
+    }
+
+    /// The next batch, in the memory of `into`: tasks from the front of `todo` until about
+    /// `target_pairs` pair tests or [`MAX_BATCH_BYTES`], in groups that double as they go
+    /// (tasks differ a lot in size); `None` if `stop` was set.
+    fn next(
+        &self,
+        todo: &[usize],
+        target_pairs: u64,
+        stop: &AtomicBool,
+        into: JoinBatch,
+    ) -> Option<JoinBatch> {
+        let mut parts = Vec::new();
+        let (mut taken, mut pairs, mut bytes) = (0, 0, 0);
+        let mut group = rayon::current_num_threads().max(1);
+        while taken < todo.len() && pairs < target_pairs && bytes < MAX_BATCH_BYTES {
+            let end = (taken + group).min(todo.len());
+            let Some(more) = self.parts(&todo[taken..end], stop) else {
+                self.give_back(&mut parts);
+                return None;
+            };
+            for part in more {
+                (pairs, bytes) = (pairs + part.pairs, bytes + part.bytes());
+                parts.push(part);
+            }
+            taken = end;
+            group *= 2;
+        }
+        let batch = JoinBatch::concat(self.layout, &parts, into);
+        self.give_back(&mut parts);
+        Some(batch)
+    }
+
+    fn give_back(&self, parts: &mut Vec<JoinBatch>) {
+        self.parts
+            .lock()
+            .expect("the parts' lock is not poisoned")
+            .append(parts);
     }
 }
 
@@ -786,6 +878,7 @@ fn batches<E: Send>(
     let mut in_flight: VecDeque<(usize, JoinBatch)> = VecDeque::new();
     // Batches counted, whose memory the next ones use.
     let mut spare: Vec<JoinBatch> = Vec::new();
+    let lister = Lister::new(tasks);
     let mut free_slots = vec![1, 0];
     let mut busy_until = 0.0f64;
     let mut pairs_done = 0u64;
@@ -796,7 +889,7 @@ fn batches<E: Send>(
             }
             let reuse = spare.pop().unwrap_or_default();
             let Some(batch) =
-                pool.install(|| next_batch(tasks, &todo[next..], target_pairs, stop, reuse))
+                pool.install(|| lister.next(&todo[next..], target_pairs, stop, reuse))
             else {
                 break;
             };
@@ -833,31 +926,6 @@ fn batches<E: Send>(
         target_pairs = ((rate * BATCH_SECONDS) as u64).max(1 << 24);
     }
     Ok(outcome)
-}
-
-/// The next batch, in the memory of `reuse`: tasks from the front of `todo` until about
-/// `target_pairs` pair tests or [`MAX_BATCH_BYTES`], in groups that double as they go (tasks
-/// differ a lot in size); `None` if `stop` was set.
-fn next_batch(
-    tasks: &JoinTasks,
-    todo: &[usize],
-    target_pairs: u64,
-    stop: &AtomicBool,
-    reuse: JoinBatch,
-) -> Option<JoinBatch> {
-    let mut parts = Vec::new();
-    let (mut taken, mut pairs, mut bytes) = (0, 0, 0);
-    let mut group = rayon::current_num_threads().max(1);
-    while taken < todo.len() && pairs < target_pairs && bytes < MAX_BATCH_BYTES {
-        let end = (taken + group).min(todo.len());
-        for part in JoinBatch::each(tasks, &todo[taken..end], stop)? {
-            (pairs, bytes) = (pairs + part.pairs, bytes + part.bytes());
-            parts.push(part);
-        }
-        taken = end;
-        group *= 2;
-    }
-    Some(JoinBatch::concat(Layout::of(tasks), parts, reuse))
 }
 
 /// Counts the tasks `todo` of `tasks` with the first GPU ([`CudaJoin`]) counting the pairs,
