@@ -16,25 +16,54 @@ fn main() {
 fn host_kernel() {
     println!("cargo:rerun-if-env-changed=NQUEENS_KERNEL_UBSAN");
     let ubsan = std::env::var("NQUEENS_KERNEL_UBSAN").is_ok_and(|v| v == "1");
-    let mut build = cc::Build::new();
     // The files are CUDA C++ by name; without `__CUDACC__` they are plain C++ for the host.
-    build.cpp(true).flag("-x").flag("c++").opt_level(3);
-    for source in [
-        "src/engine/device/gpu/kernel.cu",
-        "src/engine/device/gpu/join.cu",
-    ] {
+    let build = |lib: &str, source: &str, defines: &[(&str, &str)]| {
         println!("cargo:rerun-if-changed={source}");
-        build.file(source);
-    }
-    build
-        .flag_if_supported("-Wall")
-        .flag_if_supported("-Wextra");
-    if ubsan {
+        let mut build = cc::Build::new();
         build
-            .flag("-fsanitize=undefined")
-            .flag("-fno-sanitize-recover=undefined");
-    }
-    build.compile("nqueens_kernel_host");
+            .cpp(true)
+            .flag("-x")
+            .flag("c++")
+            .opt_level(3)
+            .file(source);
+        for (name, value) in defines {
+            build.define(name, *value);
+        }
+        build
+            .flag_if_supported("-Wall")
+            .flag_if_supported("-Wextra");
+        if ubsan {
+            build
+                .flag("-fsanitize=undefined")
+                .flag("-fno-sanitize-recover=undefined");
+        }
+        build.compile(lib);
+    };
+    build(
+        "nqueens_kernel_host",
+        "src/engine/device/gpu/kernel.cu",
+        &[],
+    );
+    // The join's kernel twice, as counts compile it: 32-bit words (N up to 23), and words
+    // with a high half, with chunks enough for every board the join counts.
+    build(
+        "nqueens_join_narrow",
+        "src/engine/device/gpu/join.cu",
+        &[
+            ("NQJ_WIDE", "0"),
+            ("NQJ_CHUNKS", "7"),
+            ("NQJ_HOST_NAME", "nq_join_host_narrow"),
+        ],
+    );
+    build(
+        "nqueens_join_wide",
+        "src/engine/device/gpu/join.cu",
+        &[
+            ("NQJ_WIDE", "1"),
+            ("NQJ_CHUNKS", "10"),
+            ("NQJ_HOST_NAME", "nq_join_host_wide"),
+        ],
+    );
     if ubsan {
         println!("cargo:rustc-link-lib=ubsan");
     }

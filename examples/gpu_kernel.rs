@@ -7,13 +7,14 @@
 //! ```
 //!
 //! The kernels: `nq_count` (the backtracking search, at its largest items) and `nq_join` (the
-//! join's pair count, for each number of chunks the join's boards need: 8 from N = 17 to 23,
-//! 9 at N = 24 and 25, 10 at N = 26). With a second argument it also writes the machine code
-//! there, to read with `nvdisasm -c` or `cuobjdump -sass`: the backtracking kernel to `CUBIN`,
-//! the join's to `CUBIN.join<chunks>`. `NQUEENS_GPU_DEFINES` sets the backtracking kernel's
+//! join's pair count, for each layout of the boards the GPU counts with the join: 6 chunks of
+//! 32-bit words at N = 18 to 21, 7 at N = 22 and 23, wider words from N = 24). With a second
+//! argument it also writes the machine code there, to read with `nvdisasm -c` or `cuobjdump
+//! -sass`: the backtracking kernel to `CUBIN`, the join's to `CUBIN.join<chunks>[w]`. `NQUEENS_GPU_DEFINES` sets the backtracking kernel's
 //! switches, as for a count.
 use nqueens::engine::device::gpu::cuda::{self, Resources};
-use nqueens::engine::device::gpu::cuda_join;
+use nqueens::engine::device::gpu::{cuda_join, join::Layout};
+use nqueens::engine::strategy::join::{JoinTasks, MAX_N};
 
 fn main() {
     let arch = std::env::args().nth(1).unwrap_or_else(|| "sm_90".into());
@@ -32,12 +33,19 @@ fn main() {
         cubin_path.clone(),
         (cuda::MAX_REGISTERS, cuda::BLOCK, cuda::MIN_BLOCKS),
     );
-    for chunks in [8, 9, 10] {
+    let mut layouts: Vec<(usize, bool)> = (nqueens::engine::device::GPU_JOIN_FROM..=MAX_N)
+        .filter_map(|n| JoinTasks::new(n).ok())
+        .map(|tasks| Layout::of(&tasks))
+        .map(|layout| (layout.chunks, layout.wide))
+        .collect();
+    layouts.dedup();
+    for (chunks, wide) in layouts {
+        let name = format!("{chunks}{}", if wide { "w" } else { "" });
         failed |= report(
             "nq_join",
             &arch,
-            cuda_join::compile(&arch, chunks, true),
-            cubin_path.as_ref().map(|p| format!("{p}.join{chunks}")),
+            cuda_join::compile(&arch, chunks, wide, true),
+            cubin_path.as_ref().map(|p| format!("{p}.join{name}")),
             (
                 cuda_join::MAX_REGISTERS,
                 cuda_join::BLOCK,

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use nqueens::engine::device::gpu::join::{
-    self, HostJoin, JoinBackend, JoinBatch, TILE_WORDS, WEIGHT_AT, count_tiles, term_tiles,
+    self, HostJoin, JoinBackend, JoinBatch, Layout, TILE_WORDS, count_batch, shape,
 };
 use nqueens::engine::device::gpu::{Collected, Report};
 use nqueens::engine::device::{GpuError, RunError};
@@ -87,103 +87,149 @@ fn a_task_subset_in_any_order_matches_the_cpu_join() {
     }
 }
 
-/// A random word of `bits` bits, each bit set with probability about `density / 8`.
-fn word(bits: usize, density: u32) -> impl Strategy<Value = u64> {
-    prop::collection::vec(any::<[u8; 1]>(), bits).prop_map(move |coins| {
-        coins
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| u32::from(c[0] % 8) < density)
-            .fold(0u64, |w, (b, _)| w | 1 << b)
-    })
+/// Random words of `bits` bits from `seed` (a xorshift: words from the strategies would make
+/// large inputs slow to shrink), each bit set with probability `density / 8`.
+fn words(seed: u64, bits: usize, density: u32, len: usize) -> Vec<u64> {
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..len)
+        .map(|_| {
+            (0..bits).fold(0u64, |w, b| {
+                if next() % 8 < u64::from(density) {
+                    w | 1 << b
+                } else {
+                    w
+                }
+            })
+        })
+        .collect()
+}
+
+/// The obvious double loop of the CPU join's `twice_sorted`: the top words free of the long
+/// diagonals against every bottom word, then the bottom words free of them against the other
+/// top words, a word holding both long diagonals counting twice; times `weight`.
+fn twice_sorted(long: u64, weight: u64, top: &[u64], bottom: &[u64]) -> u128 {
+    let scale = |w: u64| if (w & long).count_ones() == 2 { 2 } else { 1 };
+    let term = |stored: &[u64], asked: &[u64], parts: &dyn Fn(u64) -> bool| -> u128 {
+        let mut sum = 0u128;
+        for &s in stored.iter().filter(|&&s| s & long == 0) {
+            for &q in asked.iter().filter(|&&q| parts(q)) {
+                if s & q == 0 {
+                    sum += scale(q);
+                }
+            }
+        }
+        sum
+    };
+    let any = |_: u64| true;
+    let holding = |w: u64| w & long != 0;
+    u128::from(weight) * (term(top, bottom, &any) + term(bottom, top, &holding))
+}
+
+/// The two long-diagonal bits of a word of `bits` bits, from two choices.
+fn long_bits(bits: usize, a: usize, b: usize) -> u64 {
+    let (a, b) = (a % bits, b % bits);
+    if a == b { 1 << a } else { 1 << a | 1 << b }
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
-    /// The host-compiled kernel counts the weighted disjoint pairs of any two word lists as
-    /// the double loop does, across tile boundaries.
+    /// The host-compiled kernel (narrow or wide, with whatever cut bits the sizes and the
+    /// word's bits ask for) counts a join as the double loop does, across buckets and tiles.
     #[test]
-    fn the_join_kernel_counts_pairs_as_the_double_loop(
-        bits in 1usize..=50,
+    fn the_join_kernel_counts_a_join_as_the_double_loop(
+        bits in 3usize..=56,
+        (a, b) in (0usize..64, 0usize..64),
         density in 1u32..=4,
-        stored_len in 0usize..2 * TILE_WORDS + 40,
-        queries_len in 0usize..300,
+        top_len in 0usize..2 * TILE_WORDS + 40,
+        bottom_len in 0usize..400,
+        weight in 1u64..9,
         seed in any::<u64>(),
     ) {
-        // Words from the strategies would make large inputs slow to shrink; a seeded
-        // xorshift makes them from the sizes instead, each bit set with probability
-        // density / 8.
-        let mut x = seed | 1;
-        let mut next = move || { x ^= x << 13; x ^= x >> 7; x ^= x << 17; x };
-        let mut word = |bits: usize| (0..bits).fold(0u64, |w, b| {
-            if (next() % 8) < u64::from(density) { w | 1 << b } else { w }
-        });
-        let stored: Vec<u64> = (0..stored_len).map(|_| word(bits)).collect();
-        let queries: Vec<u64> = (0..queries_len)
-            .map(|i| word(bits) | ((i % 3) as u64) << WEIGHT_AT)
-            .collect();
-        let mut words = stored.clone();
-        words.extend_from_slice(&queries);
-        let mut tiles = Vec::new();
-        term_tiles(0..stored_len, stored_len..words.len(), &mut tiles);
-        let sums = count_tiles(&words, &tiles).unwrap();
-        let mask = (1u64 << WEIGHT_AT) - 1;
-        let want: u64 = queries
-            .iter()
-            .map(|&q| {
-                let scale = if q >> WEIGHT_AT == 2 { 2 } else { 1 };
-                scale * stored.iter().filter(|&&s| s & q & mask == 0).count() as u64
-            })
-            .sum();
-        prop_assert_eq!(sums.iter().sum::<u64>(), want);
+        let long = long_bits(bits, a, b);
+        let layout = Layout::for_words(bits, long);
+        let top = words(seed, bits, density, top_len);
+        let bottom = words(seed.rotate_left(17) ^ 5, bits, density, bottom_len);
+        let batch = JoinBatch::of_join(&layout, weight, &top, &bottom);
+        let sums = count_batch(&batch).unwrap();
+        let found: Vec<(usize, u128)> = batch.found(&sums).collect();
+        prop_assert_eq!(found, vec![(0, twice_sorted(long, weight, &top, &bottom))]);
     }
 
-    /// Tiles of words of few bits (many disjoint pairs, full counts per group) at any
-    /// offset in the batch.
+    /// Joins of words of few bits (many disjoint pairs, full counts per group) appended into
+    /// one batch: each at its offset, each task's count its own.
     #[test]
-    fn the_join_kernel_counts_full_groups_at_any_offset(
-        stored in prop::collection::vec(word(6, 1), 0..1100),
-        queries in prop::collection::vec(word(6, 1), 1..40),
-        before in 0usize..70,
+    fn joins_appended_into_a_batch_keep_their_counts(
+        sizes in prop::collection::vec((0usize..1500, 0usize..60, 1u32..=2), 1..5),
+        bits in 4usize..=12,
+        seed in any::<u64>(),
     ) {
-        let mut words = vec![!0 >> 14; before];
-        words.extend_from_slice(&stored);
-        words.extend_from_slice(&queries);
-        let mut tiles = Vec::new();
-        let q = before + stored.len();
-        term_tiles(before..q, q..words.len(), &mut tiles);
-        let sums = count_tiles(&words, &tiles).unwrap();
-        let want: usize = queries
-            .iter()
-            .map(|&q| stored.iter().filter(|&&s| s & q == 0).count())
-            .sum();
-        prop_assert_eq!(sums.iter().sum::<u64>(), want as u64);
+        let long = long_bits(bits, 1, bits - 1);
+        let layout = Layout::for_words(bits, long);
+        let mut batch = JoinBatch { wide: layout.wide, ..JoinBatch::default() };
+        let mut want = Vec::new();
+        for (task, &(top_len, bottom_len, density)) in sizes.iter().enumerate() {
+            let top = words(seed ^ task as u64, bits, density, top_len);
+            let bottom = words(!seed ^ task as u64, bits, density, bottom_len);
+            let mut one = JoinBatch::of_join(&layout, 1, &top, &bottom);
+            one.tasks = vec![task];
+            batch.append(&one);
+            want.push((task, twice_sorted(long, 1, &top, &bottom)));
+        }
+        let sums = count_batch(&batch).unwrap();
+        prop_assert_eq!(batch.found(&sums).collect::<Vec<_>>(), want);
     }
 }
 
 #[test]
-fn tiles_outside_the_words_are_refused() {
-    let words = [0u64; 10];
-    assert!(count_tiles(&words, &[0, 11, 0, 1]).is_err());
-    assert!(count_tiles(&words, &[0, 0, 0, 1]).is_err());
-    assert!(count_tiles(&words, &[0, 5, 8, 3]).is_err());
-    assert!(count_tiles(&words, &[0, TILE_WORDS as u32 + 1, 0, 1]).is_err());
-    assert_eq!(count_tiles(&words, &[0, 5, 5, 5]).unwrap(), [25]);
+fn tiles_outside_the_batch_are_refused() {
+    let layout = Layout::for_words(10, 1 << 9);
+    let good = JoinBatch::of_join(&layout, 1, &[1, 2, 4, 8], &[16, 32, 1 << 9]);
+    assert!(good.tile_count() > 0);
+    assert!(count_batch(&good).is_ok());
+    let with_tile = |t: [u32; 4]| {
+        let mut bad = good.clone();
+        bad.tiles[..4].copy_from_slice(&t);
+        count_batch(&bad)
+    };
+    let words = good.low.len() as u32;
+    assert!(with_tile([0, 0, 0, shape(0, 0, 0, 2)]).is_err()); // no stored word
+    assert!(with_tile([0, words + 1, 0, shape(0, 0, 0, 2)]).is_err()); // past the words
+    assert!(with_tile([0, TILE_WORDS as u32 + 1, 0, shape(0, 0, 0, 2)]).is_err());
+    assert!(with_tile([0, 1, 0, shape(1, 0, 0, 2)]).is_err()); // bucket past 2^k
+    assert!(with_tile([0, 1, 0, shape(0, 9, 0, 2)]).is_err()); // more cut bits than 8
+    assert!(with_tile([0, 1, 0, shape(0, 0, 2, 1)]).is_err()); // parts backwards
+    assert!(with_tile([0, 1, 0, shape(0, 0, 0, 3)]).is_err()); // no part 3
+    assert!(with_tile([0, 1, good.starts.len() as u32, shape(0, 0, 0, 2)]).is_err());
+    let mut disordered = good.clone();
+    // The first tile's query classes: one past the words, and out of order.
+    disordered.starts[good.tiles[2] as usize + 1] = u32::MAX;
+    assert!(count_batch(&disordered).is_err());
+    let mut wide = good.clone();
+    wide.wide = true;
+    assert!(count_batch(&wide).is_err()); // no high halves
 }
 
 #[test]
 fn a_batch_counts_what_its_tasks_count() {
-    let tasks = JoinTasks::new(14).unwrap();
-    let todo: Vec<usize> = (0..tasks.len() - 2 * 14).step_by(5).collect();
-    let batch = JoinBatch::of(&tasks, &todo, &AtomicBool::new(false)).unwrap();
-    batch.check().unwrap();
-    let sums = count_tiles(&batch.words, &batch.tiles).unwrap();
-    for (index, found) in batch.found(&sums) {
-        assert_eq!(found, tasks.count(index).total, "task {index}");
+    for n in [14, 15] {
+        let tasks = JoinTasks::new(n).unwrap();
+        let todo: Vec<usize> = (0..tasks.len() - 2 * n).step_by(5).collect();
+        let batch = JoinBatch::of(&tasks, &todo, &AtomicBool::new(false)).unwrap();
+        batch.check().unwrap();
+        let sums = count_batch(&batch).unwrap();
+        for (index, found) in batch.found(&sums) {
+            assert_eq!(found, tasks.count(index).total, "N={n}, task {index}");
+        }
+        // Stopped before it started: no batch.
+        assert!(JoinBatch::of(&tasks, &todo, &AtomicBool::new(true)).is_none());
     }
-    // Stopped before it started: no batch.
-    assert!(JoinBatch::of(&tasks, &todo, &AtomicBool::new(true)).is_none());
 }
 
 /// The host kernel with `hook` called at every collect, with the collect's number (from 1),

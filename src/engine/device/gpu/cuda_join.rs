@@ -1,5 +1,5 @@
 //! The join kernel (`join.cu`) on the GPU, through `cudarc`: compiled by NVRTC when a count
-//! starts, for the GPU's own architecture and the count's number of chunks.
+//! starts, for the GPU's own architecture and the count's [`Layout`].
 
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 
 use super::cuda::{self, Compiled, driver_error};
-use super::join::{GROUPS, JoinBackend, JoinBatch};
+use super::join::{GROUPS, JoinBackend, JoinBatch, Layout};
 use super::{Collected, GpuError};
 
 /// The join kernel's source, compiled by NVRTC at run time (and by the host compiler for the
@@ -49,18 +49,19 @@ pub fn device_bytes() -> u64 {
     2 * 2 * MAX_BATCH_BYTES as u64 + (256 << 20)
 }
 
-/// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with `chunks` chunks of 5 bits (see
-/// [`super::join::chunks`]); `verbose` asks ptxas for its resource report. Needs NVRTC
-/// only, no driver and no GPU.
+/// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with `chunks` chunks of 5 bits and
+/// 32-bit words or not (`wide`), as a count's [`Layout`] says; `verbose` asks ptxas for its
+/// resource report. Needs NVRTC only, no driver and no GPU.
 ///
 /// # Errors
 /// [`GpuError::NoNvrtc`] without NVRTC, [`GpuError::Compile`] if it does not compile.
-pub fn compile(arch: &str, chunks: usize, verbose: bool) -> Result<Compiled, GpuError> {
+pub fn compile(arch: &str, chunks: usize, wide: bool, verbose: bool) -> Result<Compiled, GpuError> {
     let options = vec![
         format!("-DNQJ_BLOCK={BLOCK}"),
         format!("-DNQJ_MIN_BLOCKS={MIN_BLOCKS}"),
         format!("-DNQJ_GROUPS={GROUPS}"),
         format!("-DNQJ_CHUNKS={chunks}"),
+        format!("-DNQJ_WIDE={}", u8::from(wide)),
     ];
     cuda::compile_source(SOURCE, c"nqueens_join.cu", arch, options, verbose)
 }
@@ -70,15 +71,15 @@ enum Slot {
     Free,
     /// A batch without tiles: nothing to launch.
     Empty,
-    Busy(InFlight),
+    Busy(Box<InFlight>),
 }
 
 /// One batch on the device.
 struct InFlight {
     sums: CudaSlice<u64>,
-    // Kept until the kernel is done with them.
-    _words: CudaSlice<u64>,
-    _tiles: CudaSlice<u32>,
+    // Kept until the kernel is done with them: words (low and high halves), class tables,
+    // tiles.
+    _inputs: [CudaSlice<u32>; 4],
     events: Option<(CudaEvent, CudaEvent)>,
 }
 
@@ -94,12 +95,12 @@ pub struct CudaJoin {
 
 impl CudaJoin {
     /// Opens the first GPU, checks that two batches fit its free memory, and compiles the
-    /// kernel for it with `chunks` chunks.
+    /// kernel for it and the count's `layout`.
     ///
     /// # Errors
     /// [`GpuError`]: no driver, NVRTC or device; too little free memory
     /// ([`GpuError::Driver`], before any work); the kernel not compiling.
-    pub fn new(chunks: usize) -> Result<CudaJoin, GpuError> {
+    pub fn new(layout: Layout) -> Result<CudaJoin, GpuError> {
         cuda::available()?;
         let context = CudaContext::new(0).map_err(driver_error)?;
         let (free, _) = context.mem_get_info().map_err(driver_error)?;
@@ -111,7 +112,8 @@ impl CudaJoin {
             )));
         }
         let (major, minor) = context.compute_capability().map_err(driver_error)?;
-        let compiled = compile(&format!("sm_{major}{minor}"), chunks, false)?;
+        let arch = format!("sm_{major}{minor}");
+        let compiled = compile(&arch, layout.chunks, layout.wide, false)?;
         let module = context
             .load_module(Ptx::from_binary(compiled.cubin))
             .map_err(driver_error)?;
@@ -168,8 +170,19 @@ impl JoinBackend for CudaJoin {
             .filter(|&g| g < 1 << 31)
             .ok_or_else(|| GpuError::Driver(format!("a batch of {tiles} tiles is too large")))?;
         let stream = &self.streams[slot];
-        let words = stream.clone_htod(&batch.words).map_err(driver_error)?;
-        let tile_records = stream.clone_htod(&batch.tiles).map_err(driver_error)?;
+        let upload = |v: &[u32]| stream.clone_htod(v).map_err(driver_error);
+        // A narrow kernel never reads the high halves: it is given one word.
+        let high = if batch.wide {
+            &batch.high[..]
+        } else {
+            &[0u32][..]
+        };
+        let inputs = [
+            upload(&batch.low)?,
+            upload(high)?,
+            upload(&batch.starts)?,
+            upload(&batch.tiles)?,
+        ];
         let sums = stream.alloc_zeros::<u64>(tiles).map_err(driver_error)?;
         let config = LaunchConfig {
             grid_dim: (grid, 1, 1),
@@ -177,23 +190,25 @@ impl JoinBackend for CudaJoin {
             shared_mem_bytes: 0,
         };
         let mut launch = stream.launch_builder(&self.function);
+        for input in &inputs {
+            launch.arg(input);
+        }
         launch
-            .arg(&words)
-            .arg(&tile_records)
             .arg(&sums)
             .record_kernel_launch(CUevent_flags::CU_EVENT_DEFAULT);
-        // SAFETY: the arguments match `nq_join`'s parameters in order and type: the packed
-        // words, the tiles (one block each: `grid` of them, each within the words and storing
-        // 1 to TILE_WORDS words, checked above), and one sum per tile. The kernel reads and
-        // writes nothing else; its table is static shared memory of the size it was compiled
-        // for.
+        // SAFETY: the arguments match `nq_join`'s parameters in order and type: the words'
+        // low and high halves (the high ones only read by a wide kernel, which a wide batch
+        // gets, as long as the low ones), the class tables, the tiles (one block each: `grid`
+        // of them; each stores 1 to TILE_WORDS words within the words, and its class table
+        // lies within the tables and runs in order within the words, checked above), and one
+        // sum per tile. The kernel reads and writes nothing else; its table is static shared
+        // memory of the size it was compiled for.
         let events = unsafe { launch.launch(config) }.map_err(driver_error)?;
-        self.slots[slot] = Slot::Busy(InFlight {
+        self.slots[slot] = Slot::Busy(Box::new(InFlight {
             sums,
-            _words: words,
-            _tiles: tile_records,
+            _inputs: inputs,
             events,
-        });
+        }));
         Ok(())
     }
 

@@ -4,28 +4,33 @@
 // tests (build script, `cuda` feature), where `nq_join_host` plays every block of a launch
 // one after the other, lane by lane, through the same functions.
 //
-// The host lists the words of each join of a batch of tasks (`engine::device::gpu::join`) and cuts
-// each of a join's two terms into tiles: up to NQJ_GROUPS groups of 32 stored words, and all
-// the term's query words. A block counts one tile:
+// The host lists the words of each join of a batch of tasks (`engine::device::gpu::join`),
+// sorts each side into classes (by how many of the board's two long diagonals a word holds,
+// its "part", 0 to 2, then by `k` "cut" bits) and cuts the stored buckets into tiles. A tile
+// is up to NQJ_GROUPS groups of 32 stored words of one bucket (cut pattern `b`, part 0), asked
+// by the query classes whose cut pattern avoids `b`: the other classes cannot meet it. A block
+// counts one tile:
 //
 // 1. **The sieve's table.** For each group of 32 stored words and each chunk of NQJ_SPAN bit
 //    positions, a row per pattern of the chunk's bits: bit `i` says that word `i` of the
 //    group lacks all of the pattern's bits (so is disjoint from a query with that pattern).
 //    Pattern 0 is the group's valid words, so padding never counts. The table lives in shared
 //    memory: NQJ_GROUPS x NQJ_CHUNKS x 32 words of 32 bits.
-// 2. **A query per lane.** Each thread takes a query word, works out once which row of each
-//    chunk its bits pick, then for every group ANDs those rows (one load per chunk) and counts
-//    the bits left: 32 pair tests per NQJ_CHUNKS loads, a few ANDs and one popcount. The
-//    loads of one chunk by the 32 lanes of a warp all fall in the chunk's 32 consecutive
-//    words (one per bank), so they never conflict, whatever the queries.
-// 3. **Exact sums.** Each query's count is weighted by the long diagonals it holds (see
-//    `twice_sorted` in the CPU join: 1, or 2 for both) and summed in 64 bits per thread, per
-//    warp and per block; the host adds the tiles of a join and weighs them by the join's
-//    symmetry family, in 128 bits.
+// 2. **A query per lane.** The block's threads take the queries of the tile's classes in turn
+//    (a lane walks the classes itself, so that lanes of a warp stay on neighbouring queries).
+//    A query works out once which row of each chunk its bits pick, then for every group ANDs
+//    those rows (one load per chunk) and counts the bits left: 32 pair tests per NQJ_CHUNKS
+//    loads, a few ANDs and one popcount. The loads of one chunk by the 32 lanes of a warp all
+//    fall in the chunk's 32 consecutive words (one per bank), so they never conflict.
+// 3. **Exact sums.** Each query's count is weighted by its part (see `twice_sorted` in the CPU
+//    join: twice for a query holding both long diagonals, else once) and summed in 64 bits
+//    per thread, per warp and per block; the host adds the tiles of a join and weighs them by
+//    the join's symmetry family, in 128 bits.
 //
-// Words arrive as the host packs them: the bits of the board's two long diagonals removed (a
-// stored word never has them), so at most NQJ_SPAN * NQJ_CHUNKS bits, and a query's weight
-// (how many long diagonals it holds, 0 to 2) at bit NQJ_WEIGHT_AT.
+// Words arrive packed: the bits of the two long diagonals and the cut bits removed (a class
+// shares them, and a tile only meets classes they cannot clash with), so at most
+// NQJ_SPAN * NQJ_CHUNKS bits. With NQJ_WIDE 0 (N up to 23) that is at most 32 bits and a word
+// is one 32-bit `low` entry; with NQJ_WIDE 1 the bits above 32 are in `high`.
 
 typedef unsigned int nq_u32;
 typedef unsigned long long nq_u64;
@@ -46,15 +51,19 @@ typedef unsigned long long nq_u64;
 #define NQJ_SPAN 5
 #define NQJ_PATTERNS (1 << NQJ_SPAN)
 
-// Chunks per word: enough for the packed words of the count. The host compiles the kernel for
-// each count with the fewest that hold its words (8 from N = 17 to 23); the tests use 10,
-// enough for every board the join counts (48 bits at N = 26).
+// Chunks per word: enough for the packed words of the count (the host compiles the kernel for
+// each count with the number its layout chose: 6 at N = 20 and 21, 7 at N = 22 and 23).
 #ifndef NQJ_CHUNKS
 #define NQJ_CHUNKS 10
 #endif
 
+// Whether words have bits above 32 (in `high`).
+#ifndef NQJ_WIDE
+#define NQJ_WIDE 1
+#endif
+
 // Groups of 32 stored words per tile: the table takes NQJ_GROUPS * NQJ_CHUNKS * 128 bytes of
-// shared memory (32 KB with 8 chunks).
+// shared memory (24 KB with 6 chunks).
 #ifndef NQJ_GROUPS
 #define NQJ_GROUPS 32
 #endif
@@ -69,15 +78,24 @@ typedef unsigned long long nq_u64;
 #define NQJ_MIN_BLOCKS 4
 #endif
 
-// Where a query word keeps its weight, above every sliced bit.
-#define NQJ_WEIGHT_AT 60
-
 // Words per tile record, as the host lays them out: first stored word, stored words (1 to
-// 32 * NQJ_GROUPS), first query word, query words.
+// 32 * NQJ_GROUPS), where the query side's class table starts in `starts`, and the tile's
+// shape: bucket (bits 0-7), cut bits `k` (8-11), first and last query part (12-13, 14-15).
+// A class table is `3 << k` class starts (part-major) and the end, as word indices.
 #define NQJ_TILE_WORDS 4
 
 // The words of the table: group `g`, chunk `c`, pattern `p` at (g * NQJ_CHUNKS + c) * 32 + p.
 #define NQJ_TABLE_WORDS (NQJ_GROUPS * NQJ_CHUNKS * NQJ_PATTERNS)
+
+// Word `i` of the batch.
+NQJ_FN nq_u64 nqj_word(const nq_u32 *low, const nq_u32 *high, nq_u32 i) {
+#if NQJ_WIDE
+    return (nq_u64)high[i] << 32 | low[i];
+#else
+    (void)high;
+    return low[i];
+#endif
+}
 
 // Row `p` of a chunk's table, for the lane of pattern `p`: the words of the group (`valid`)
 // lacking every bit of `p`, where `lack[k]` tells which words lack the chunk's bit `k`.
@@ -99,37 +117,80 @@ NQJ_UNROLL
 }
 
 // The stored words of the tile's first `groups` groups disjoint from the query whose rows are
-// at `at`: per group, the AND of one row per chunk, counted.
+// at `at`: per group, the AND of one row per chunk, counted. A row of each chunk is followed
+// from group to group by a pointer of its own, so that the unrolled loop's loads take their
+// group's offset as an immediate, with no address arithmetic per load.
 NQJ_FN nq_u32 nqj_disjoint(const nq_u32 *table, const nq_u32 at[NQJ_CHUNKS], nq_u32 groups) {
+    const nq_u32 *rows[NQJ_CHUNKS];
+NQJ_UNROLL
+    for (int c = 0; c < NQJ_CHUNKS; c++) rows[c] = table + at[c];
     nq_u32 found = 0;
 NQJ_UNROLL_4
     for (nq_u32 g = 0; g < groups; g++) {
-        const nq_u32 *group = table + g * (NQJ_CHUNKS * NQJ_PATTERNS);
-        nq_u32 row = group[at[0]];
+        nq_u32 row = rows[0][0];
+        rows[0] += NQJ_CHUNKS * NQJ_PATTERNS;
 NQJ_UNROLL
         for (int c = 1; c < NQJ_CHUNKS; c++) {
-            row &= group[at[c]];
+            row &= rows[c][0];
+            rows[c] += NQJ_CHUNKS * NQJ_PATTERNS;
         }
         found += NQJ_POPC(row);
     }
     return found;
 }
 
-// What a query's disjoint stored words count for: twice for a query holding both long
-// diagonals, else once (halved from the CPU join's scales, all even).
-NQJ_FN nq_u64 nqj_scale(nq_u64 q) { return (q >> NQJ_WEIGHT_AT) == 2 ? 2 : 1; }
+// The share of one thread (`first`, stepping by `step`) of a tile's queries: the classes of
+// the tile's query parts whose cut pattern avoids the tile's bucket, taken in turn (the
+// subsets of the free cut bits, from all of them down to none), each query's disjoint stored
+// words counted twice in part 2, else once.
+NQJ_FN nq_u64 nqj_ask(const nq_u32 *table, nq_u32 groups, const nq_u32 *low, const nq_u32 *high,
+                      const nq_u32 *starts, const nq_u32 *tile, nq_u32 first, nq_u32 step) {
+    const nq_u32 shape = tile[3];
+    const nq_u32 bucket = shape & 0xff, k = shape >> 8 & 0xf;
+    const nq_u32 from = shape >> 12 & 3, to = shape >> 14 & 3;
+    const nq_u32 avail = ~bucket & ((1u << k) - 1);
+    nq_u64 sum = 0;
+    for (nq_u32 part = from; part <= to; part++) {
+        const nq_u32 *classes = starts + tile[2] + (part << k);
+        const nq_u64 scale = part == 2 ? 2 : 1;
+        nq_u32 sub = avail, pos = first;
+        nq_u32 begin = classes[sub], size = classes[sub + 1] - begin;
+        for (;;) {
+            // Past this class: on to the next subset, the lane alone (a cheap loop, so that
+            // every lane then counts a query together).
+            bool more = true;
+            while (pos >= size) {
+                if (sub == 0) {
+                    more = false;
+                    break;
+                }
+                pos -= size;
+                sub = (sub - 1) & avail;
+                begin = classes[sub];
+                size = classes[sub + 1] - begin;
+            }
+            if (!more) break;
+            nq_u32 at[NQJ_CHUNKS];
+            nqj_offsets(nqj_word(low, high, begin + pos), at);
+            sum += scale * nqj_disjoint(table, at, groups);
+            pos += step;
+        }
+    }
+    return sum;
+}
 
 #if defined(__CUDACC__)
 
 // Each block counts one tile (`tiles`, NQJ_TILE_WORDS words each) and writes its sum to
 // `sums[blockIdx.x]`.
 extern "C" __global__ void __launch_bounds__(NQJ_BLOCK, NQJ_MIN_BLOCKS)
-    nq_join(const nq_u64 *__restrict__ words, const nq_u32 *__restrict__ tiles,
+    nq_join(const nq_u32 *__restrict__ low, const nq_u32 *__restrict__ high,
+            const nq_u32 *__restrict__ starts, const nq_u32 *__restrict__ tiles,
             nq_u64 *__restrict__ sums) {
     __shared__ nq_u32 table[NQJ_TABLE_WORDS];
     __shared__ nq_u64 warp_sums[NQJ_BLOCK / 32];
     const nq_u32 *tile = tiles + (nq_u64)blockIdx.x * NQJ_TILE_WORDS;
-    const nq_u32 stored_at = tile[0], stored = tile[1], query_at = tile[2], queries = tile[3];
+    const nq_u32 stored_at = tile[0], stored = tile[1];
     const nq_u32 lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const nq_u32 groups = (stored + 31) / 32;
     // The table, a group per warp at a time: lane `i` holds word `i`, a ballot per bit gives
@@ -137,7 +198,7 @@ extern "C" __global__ void __launch_bounds__(NQJ_BLOCK, NQJ_MIN_BLOCKS)
     for (nq_u32 g = warp; g < groups; g += NQJ_BLOCK / 32) {
         const nq_u32 i = g * 32 + lane;
         const bool here = i < stored;
-        const nq_u64 w = here ? words[stored_at + i] : 0;
+        const nq_u64 w = here ? nqj_word(low, high, stored_at + i) : 0;
         const nq_u32 valid = __ballot_sync(0xffffffffu, here);
 NQJ_UNROLL
         for (int c = 0; c < NQJ_CHUNKS; c++) {
@@ -150,13 +211,7 @@ NQJ_UNROLL
         }
     }
     __syncthreads();
-    nq_u64 sum = 0;
-    for (nq_u32 j = threadIdx.x; j < queries; j += NQJ_BLOCK) {
-        const nq_u64 q = words[query_at + j];
-        nq_u32 at[NQJ_CHUNKS];
-        nqj_offsets(q, at);
-        sum += nqj_scale(q) * nqj_disjoint(table, at, groups);
-    }
+    nq_u64 sum = nqj_ask(table, groups, low, high, starts, tile, threadIdx.x, NQJ_BLOCK);
 NQJ_UNROLL
     for (int d = 16; d > 0; d /= 2) {
         sum += __shfl_down_sync(0xffffffffu, sum, d);
@@ -172,22 +227,26 @@ NQJ_UNROLL
 
 #else
 
+#ifndef NQJ_HOST_NAME
+#define NQJ_HOST_NAME nq_join_host
+#endif
+
 // The host's copy of a launch: every tile, its table built lane by lane as the warps' ballots
-// would, then every query as a lane would count it.
-extern "C" void nq_join_host(const nq_u64 *words, const nq_u32 *tiles, nq_u32 n_tiles,
-                             nq_u64 *sums) {
+// would, then every thread's share of the queries as the block's threads would count them.
+extern "C" void NQJ_HOST_NAME(const nq_u32 *low, const nq_u32 *high, const nq_u32 *starts,
+                              const nq_u32 *tiles, nq_u32 n_tiles, nq_u64 *sums) {
     // On the caller's stack (40 KB at most): the tests call this from many threads at once.
     nq_u32 table[NQJ_TABLE_WORDS];
     for (nq_u32 t = 0; t < n_tiles; t++) {
         const nq_u32 *tile = tiles + (nq_u64)t * NQJ_TILE_WORDS;
-        const nq_u32 stored_at = tile[0], stored = tile[1], query_at = tile[2], queries = tile[3];
+        const nq_u32 stored_at = tile[0], stored = tile[1];
         const nq_u32 groups = (stored + 31) / 32;
         for (nq_u32 g = 0; g < groups; g++) {
             nq_u32 valid = 0;
             nq_u64 w[32];
             for (nq_u32 i = 0; i < 32; i++) {
                 const int here = g * 32 + i < stored;
-                w[i] = here ? words[stored_at + g * 32 + i] : 0;
+                w[i] = here ? nqj_word(low, high, stored_at + g * 32 + i) : 0;
                 valid |= (nq_u32)here << i;
             }
             for (int c = 0; c < NQJ_CHUNKS; c++) {
@@ -204,11 +263,8 @@ extern "C" void nq_join_host(const nq_u64 *words, const nq_u32 *tiles, nq_u32 n_
             }
         }
         nq_u64 sum = 0;
-        for (nq_u32 j = 0; j < queries; j++) {
-            const nq_u64 q = words[query_at + j];
-            nq_u32 at[NQJ_CHUNKS];
-            nqj_offsets(q, at);
-            sum += nqj_scale(q) * nqj_disjoint(table, at, groups);
+        for (nq_u32 thread = 0; thread < NQJ_BLOCK; thread++) {
+            sum += nqj_ask(table, groups, low, high, starts, tile, thread, NQJ_BLOCK);
         }
         sums[t] = sum;
     }

@@ -7,14 +7,17 @@
 //! 1. **On the host** (the CPU threads, while the GPU counts the batch before): the task's
 //!    joins, each a top and a bottom list of half-board words, listed from the quarter lists as
 //!    the CPU join lists them ([`JoinTasks::for_each_join`](crate::engine::strategy::join::JoinTasks)).
-//!    Each list is put in order, words free of the two long diagonals first, and packed: the
-//!    long diagonals' bits taken out (so at N = 20 to 23 a word's bits fit 8 chunks of 5), a
-//!    query's weight (how many long diagonals it holds) put at bit [`WEIGHT_AT`].
-//! 2. **Tiles.** As on the CPU ([`twice_sorted`](crate::engine::strategy::join)), a join is two terms: the
-//!    top words free of long diagonals stored and every bottom word asked, then the bottom
-//!    words free of them stored and the other top words asked. A term's stored words are cut
-//!    into tiles of up to [`TILE_WORDS`]; each tile is one block of the kernel, which builds
-//!    the tile's bit-sliced table in shared memory and asks it every query of the term.
+//!    Each side is sorted into classes, as the CPU join's sieve sorts them: by its *part* (how
+//!    many of the board's two long diagonals a word holds, 0 to 2), then by `k` *cut* bits,
+//!    the busiest of both sides. A word is then packed: the long diagonals' and the cut bits
+//!    taken out (its class holds them), so that at N = 20 to 23 it fits 32 bits.
+//! 2. **Tiles.** As on the CPU ([`twice_sorted`](crate::engine::strategy::join)), a join is two
+//!    terms: the top words of part 0 stored and every bottom word asked, then the bottom words
+//!    of part 0 stored and the top words of parts 1 and 2 asked. A term's stored words are cut
+//!    into tiles of up to [`TILE_WORDS`] words of one bucket (one cut pattern); each tile is
+//!    one block of the kernel, which builds the tile's bit-sliced table in shared memory and
+//!    asks it the query classes whose cut pattern avoids the bucket's (the others clash on a
+//!    cut bit: 3.5 times fewer pair tests at N = 20, `docs/gpu.md`).
 //! 3. **Sums.** The kernel gives each tile's weighted count (64 bits); the host adds a join's
 //!    tiles and weighs them by the join's symmetry family, in 128 bits.
 //!
@@ -27,6 +30,7 @@
 //! kernel compiled for the CPU ([`HostJoin`]), which the tests use.
 
 use std::collections::VecDeque;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -51,197 +55,457 @@ pub const GROUPS: usize = 32;
 /// The most stored words in a tile.
 pub const TILE_WORDS: usize = GROUP_WORDS * GROUPS;
 
-/// Words per tile record (`NQJ_TILE_WORDS`): first stored word, stored words, first query
-/// word, query words.
+/// Words per tile record (`NQJ_TILE_WORDS`): first stored word, stored words, where the query
+/// side's class table starts, and the tile's shape ([`shape`]).
 pub const TILE_RECORD: usize = 4;
 
-/// Where a packed query word keeps its weight (`NQJ_WEIGHT_AT`).
-pub const WEIGHT_AT: u32 = 60;
+/// Parts of a side: words holding 0, 1 or 2 of the long diagonals.
+pub const PARTS: usize = 3;
 
-/// The chunks the host-compiled kernel has (`NQJ_CHUNKS` in the tests' build): enough for
-/// every board the join counts.
-pub const HOST_CHUNKS: usize = 10;
+/// The most cut bits (256 buckets): the kernel's tile shape keeps the bucket in 8 bits.
+pub const MAX_CUT: usize = 8;
 
-/// Chunks of [`SPAN`] bits a packed word of the board `tasks` counts needs.
+/// Cut bits a board's layout plans for when it sizes the chunks: more leave fewer bits to
+/// slice, but smaller buckets (more tiles, more padding).
+const PLANNED_CUT: usize = 6;
+
+/// Stored words per bucket the cut bits aim at: 16 groups, so that a tile's table (built once
+/// per tile) serves enough queries and a bucket's last, partly filled group wastes little.
+const BUCKET_WORDS: usize = 512;
+
+/// Words sampled per side to find the busiest bits.
+const SAMPLE: usize = 32;
+
+/// The chunks the host-compiled kernels have (`NQJ_CHUNKS` in the build script): enough for
+/// 32-bit words (narrow) and for every board the join counts (wide).
+pub const HOST_CHUNKS: (usize, usize) = (7, 10);
+
+/// A tile's shape word: its `bucket` of `k` cut bits, and the query parts it asks, `from`
+/// to `to`.
 ///
 /// ```
-/// use nqueens::engine::{gpu::join::chunks, join::JoinTasks};
-/// assert_eq!(chunks(&JoinTasks::new(20).unwrap()), 8); // 38 bits, 36 packed
-/// assert_eq!(chunks(&JoinTasks::new(23).unwrap()), 8); // 42 bits, 40 packed
+/// use nqueens::engine::device::gpu::join::shape;
+/// assert_eq!(shape(5, 3, 0, 2), 5 | 3 << 8 | 2 << 14);
 /// ```
-pub fn chunks(tasks: &JoinTasks) -> usize {
-    packed_bits(tasks).div_ceil(SPAN).max(1)
+#[must_use]
+pub const fn shape(bucket: u32, k: u32, from: u32, to: u32) -> u32 {
+    bucket | k << 8 | from << 12 | to << 14
 }
 
-/// Bits of a packed word: the word's, less the long diagonals'.
-fn packed_bits(tasks: &JoinTasks) -> usize {
-    tasks.word_bits() - tasks.long_diagonal_bits().count_ones() as usize
+/// How a board's words are packed, and the kernel compiled, for one count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The bits of a listed word.
+    word: u64,
+    /// The two long diagonals' bits.
+    long: u64,
+    /// Chunks of [`SPAN`] bits the kernel slices (`NQJ_CHUNKS`).
+    pub chunks: usize,
+    /// Whether packed words have bits above 32 (`NQJ_WIDE`).
+    pub wide: bool,
+    /// The fewest cut bits, so that what is left of a word fits the chunks (and 32 bits if
+    /// narrow).
+    pub min_cut: usize,
 }
 
-/// Takes the bits of `long` out of `w`, closing the gaps, and puts the number of them `w`
-/// had at [`WEIGHT_AT`].
-#[inline(always)]
-fn pack(w: u64, long: u64) -> u64 {
-    let weight = u64::from((w & long).count_ones());
-    let mut rest = w & !long;
-    // From the highest long bit down, so that the lower positions stay put.
-    let mut bits = long;
-    while bits != 0 {
-        let b = 63 - bits.leading_zeros();
-        bits &= !(1 << b);
-        let low = rest & ((1 << b) - 1);
-        rest = low | (rest >> (b + 1)) << b;
+impl Layout {
+    /// The layout of the board `tasks` counts.
+    ///
+    /// ```
+    /// use nqueens::engine::{device::gpu::join::Layout, strategy::join::JoinTasks};
+    /// let n20 = Layout::of(&JoinTasks::new(20).unwrap()); // 38 bits, 36 less the long ones
+    /// assert_eq!((n20.chunks, n20.wide, n20.min_cut), (6, false, 6));
+    /// let n23 = Layout::of(&JoinTasks::new(23).unwrap()); // 42 bits, 40 packed
+    /// assert_eq!((n23.chunks, n23.wide, n23.min_cut), (7, false, 8));
+    /// ```
+    #[must_use]
+    pub fn of(tasks: &JoinTasks) -> Layout {
+        Layout::for_words(tasks.word_bits(), tasks.long_diagonal_bits())
     }
-    rest | weight << WEIGHT_AT
+
+    /// The layout for words of `bits` bits of which `long` are the long diagonals' (at most
+    /// two bits, and every word's other bits at most 56).
+    ///
+    /// # Panics
+    /// If `long` has more than two bits or lies outside the word.
+    #[must_use]
+    pub fn for_words(bits: usize, long: u64) -> Layout {
+        let word = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
+        assert!(long.count_ones() <= 2 && long & !word == 0);
+        let packed = bits - long.count_ones() as usize;
+        assert!(packed <= 56, "words of {packed} bits");
+        let wide = packed > 32 + MAX_CUT;
+        let chunks = packed.saturating_sub(PLANNED_CUT).div_ceil(SPAN).max(1);
+        let room = (chunks * SPAN).min(if wide { 64 } else { 32 });
+        Layout {
+            word,
+            long,
+            chunks,
+            wide,
+            min_cut: packed.saturating_sub(room),
+        }
+    }
 }
 
-/// Appends the tiles of one term to `tiles`: the stored words at `stored` (indices into the
-/// batch's words) cut into tiles of up to [`TILE_WORDS`], each asked every query at
-/// `queries`. Nothing if either is empty.
+/// The bits of `mask` from the lowest, as positions.
+fn positions(mut mask: u64) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        let bit = (mask != 0).then(|| mask.trailing_zeros());
+        mask &= mask.wrapping_sub(1);
+        bit
+    })
+}
+
+/// The `k` busiest of the `candidates`, set in many words of both `a` and `b` (counted on
+/// evenly spread samples; ties to the lowest bit).
+fn busiest(a: &[u64], b: &[u64], candidates: u64, k: usize) -> u64 {
+    let count = |words: &[u64]| {
+        let mut f = [0u64; 64];
+        for &w in words.iter().step_by(words.len().div_ceil(SAMPLE).max(1)) {
+            for b in positions(w & candidates) {
+                f[b as usize] += 1;
+            }
+        }
+        f
+    };
+    let (fa, fb) = (count(a), count(b));
+    let mut cut = 0u64;
+    for _ in 0..k {
+        let best = positions(candidates & !cut)
+            .max_by_key(|&j| (fa[j as usize] * fb[j as usize], std::cmp::Reverse(j)))
+            .expect("k is at most the number of candidates");
+        cut |= 1 << best;
+    }
+    cut
+}
+
+/// Gathering the bits of a mask into the low bits (BMI2's `pext`).
+trait Extract: Copy {
+    fn pext(self, w: u64, mask: u64) -> u64;
+}
+
+/// `pext` in software, a step per bit of the mask.
+#[derive(Clone, Copy)]
+struct Soft;
+
+impl Extract for Soft {
+    #[inline(always)]
+    fn pext(self, w: u64, mask: u64) -> u64 {
+        positions(mask)
+            .enumerate()
+            .fold(0, |out, (j, b)| out | (w >> b & 1) << j)
+    }
+}
+
+/// `pext` in hardware, from a proof that the CPU has BMI2.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Bmi2 {
+    _proof: crate::engine::cpu::Avx2,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Extract for Bmi2 {
+    #[inline(always)]
+    fn pext(self, w: u64, mask: u64) -> u64 {
+        // SAFETY: a `Bmi2` is only made from a proof that the CPU has BMI2.
+        unsafe { std::arch::x86_64::_pext_u64(w, mask) }
+    }
+}
+
+/// One side of a join to sort into classes and pack.
+struct Sorting<'a> {
+    side: &'a [u64],
+    long: u64,
+    cut: u64,
+    k: usize,
+    /// The bits a packed word keeps.
+    keep: u64,
+}
+
+impl Sorting<'_> {
+    /// Counts the words of each class into `sizes` (`3 << k` of them), then writes each word
+    /// packed to its place: class by class, in the order of the side. `low` (and `high`, for
+    /// wide words) are as long as the side.
+    #[inline(always)]
+    fn run<E: Extract>(&self, e: E, sizes: &mut [u32], low: &mut [u32], high: Option<&mut [u32]>) {
+        let class_of = |w: u64| {
+            ((w & self.long).count_ones() as usize) << self.k | e.pext(w, self.cut) as usize
+        };
+        let classes: Vec<u16> = self.side.iter().map(|&w| class_of(w) as u16).collect();
+        // Four counts per class, taken in turn: consecutive words are often of one class,
+        // and a single count would make each increment wait for the one before.
+        let mut counts = vec![[0u32; 4]; sizes.len()];
+        for (i, &c) in classes.iter().enumerate() {
+            counts[c as usize][i % 4] += 1;
+        }
+        for (size, count) in sizes.iter_mut().zip(&counts) {
+            *size = count.iter().sum();
+        }
+        let mut next = Vec::with_capacity(sizes.len());
+        let mut at = 0u32;
+        for &size in sizes.iter() {
+            next.push(at);
+            at += size;
+        }
+        match high {
+            None => {
+                for (&w, &c) in self.side.iter().zip(&classes) {
+                    let i = next[c as usize];
+                    next[c as usize] += 1;
+                    low[i as usize] = e.pext(w, self.keep) as u32;
+                }
+            }
+            Some(high) => {
+                for (&w, &c) in self.side.iter().zip(&classes) {
+                    let i = next[c as usize] as usize;
+                    next[c as usize] += 1;
+                    let packed = e.pext(w, self.keep);
+                    (low[i], high[i]) = (packed as u32, (packed >> 32) as u32);
+                }
+            }
+        }
+    }
+}
+
+/// [`Sorting::run`] with BMI2's `pext`.
 ///
-/// ```
-/// use nqueens::engine::device::gpu::join::{term_tiles, TILE_RECORD, TILE_WORDS};
-/// let mut tiles = Vec::new();
-/// term_tiles(0..TILE_WORDS + 1, 5000..5003, &mut tiles);
-/// assert_eq!(tiles, [0, TILE_WORDS as u32, 5000, 3, TILE_WORDS as u32, 1, 5000, 3]);
-/// term_tiles(7..7, 0..10, &mut tiles);
-/// assert_eq!(tiles.len(), 2 * TILE_RECORD);
-/// ```
-pub fn term_tiles(
-    stored: std::ops::Range<usize>,
-    queries: std::ops::Range<usize>,
-    tiles: &mut Vec<u32>,
+/// # Safety
+/// None beyond `cpu`: it proves the CPU has the features the function is compiled for.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+unsafe fn sort_bmi2(
+    cpu: crate::engine::cpu::Avx2,
+    sorting: &Sorting,
+    sizes: &mut [u32],
+    low: &mut [u32],
+    high: Option<&mut [u32]>,
 ) {
-    if queries.is_empty() {
-        return;
-    }
-    let mut at = stored.start;
-    while at < stored.end {
-        let len = (stored.end - at).min(TILE_WORDS);
-        tiles.extend_from_slice(&[
-            at as u32,
-            len as u32,
-            queries.start as u32,
-            queries.len() as u32,
-        ]);
-        at += len;
-    }
+    sorting.run(Bmi2 { _proof: cpu }, sizes, low, high);
 }
 
-/// A batch of main tasks: their joins' packed words and tiles, and which task each tile's
-/// count goes to, with what weight.
-#[derive(Debug, Default)]
+/// A batch of main tasks: their joins' packed words, class tables and tiles, and which task
+/// each tile's count goes to, with what weight.
+#[derive(Clone, Debug, Default)]
 pub struct JoinBatch {
     /// The task indices.
     pub tasks: Vec<usize>,
-    /// The packed words of every join.
-    pub words: Vec<u64>,
-    /// The tiles, [`TILE_RECORD`] words each, indexing `words`.
+    /// Whether the words have a high half (`high`).
+    pub wide: bool,
+    /// The packed words of every join: their low 32 bits.
+    pub low: Vec<u32>,
+    /// Their high 32 bits, if `wide` (else empty).
+    pub high: Vec<u32>,
+    /// Each side's class table: where each of its `3 << k` classes starts in the words, part
+    /// by part, and where the last ends.
+    pub starts: Vec<u32>,
+    /// The tiles, [`TILE_RECORD`] words each.
     pub tiles: Vec<u32>,
     /// For each tile: the position of its task in `tasks` and its join's family weight.
     pub owner: Vec<(u32, u64)>,
-    /// Pair tests the tiles make: stored words times queries, summed.
+    /// Pair tests the tiles make: stored words (whole groups) times the queries asked, summed.
     pub pairs: u64,
 }
 
-/// One task's share of a batch, made on its own thread.
-#[derive(Default)]
-struct Part {
-    words: Vec<u64>,
-    tiles: Vec<u32>,
-    weights: Vec<u64>,
-    pairs: u64,
+/// One side of a join sorted into classes: where its class table starts and the classes'
+/// sizes, summed over the subsets of each cut pattern, per part.
+struct Side {
+    table: u32,
+    /// `reach[part][mask]`: the words of the part whose cut pattern lies within `mask`.
+    reach: [Vec<u64>; PARTS],
 }
 
-impl Part {
-    /// Appends one join: both halves ordered and packed, then its two terms' tiles.
-    fn add(&mut self, join: JoinHalves, long: u64) {
-        let JoinHalves {
-            weight,
-            top,
-            bottom,
-        } = join;
-        let base = self.words.len();
-        let top_free = self.push_side(top, long);
-        let bottom_at = self.words.len();
-        let bottom_free = self.push_side(bottom, long) - bottom_at;
-        let end = self.words.len();
-        let before = self.tiles.len();
-        // The top words free of long diagonals against every bottom word; then the bottom
-        // words free of them against the other top words (`twice_sorted`'s two ways).
-        term_tiles(base..top_free, bottom_at..end, &mut self.tiles);
-        term_tiles(
-            bottom_at..bottom_at + bottom_free,
-            top_free..bottom_at,
-            &mut self.tiles,
-        );
-        let added = (self.tiles.len() - before) / TILE_RECORD;
-        self.weights.extend(std::iter::repeat_n(weight, added));
-        self.pairs +=
-            ((top_free - base) * (end - bottom_at) + bottom_free * (bottom_at - top_free)) as u64;
-    }
-
-    /// Appends `side`'s words packed, those free of long diagonals first; returns where the
-    /// others start.
-    fn push_side(&mut self, side: &[u64], long: u64) -> usize {
-        self.words.extend(
-            side.iter()
-                .filter(|&&w| w & long == 0)
-                .map(|&w| pack(w, long)),
-        );
-        let others = self.words.len();
-        self.words.extend(
-            side.iter()
-                .filter(|&&w| w & long != 0)
-                .map(|&w| pack(w, long)),
-        );
-        others
+impl Side {
+    fn reach(&self, parts: std::ops::RangeInclusive<usize>, mask: usize) -> u64 {
+        parts.map(|p| self.reach[p][mask]).sum()
     }
 }
 
 impl JoinBatch {
+    /// Appends one join, `weight` times the pairs of `top` and `bottom` (words of `layout`)
+    /// as the CPU join's `twice_sorted` counts them: both sides sorted and packed, then its two
+    /// terms' tiles, owned by the task at position `task` of the batch.
+    fn add(&mut self, layout: &Layout, task: u32, weight: u64, top: &[u64], bottom: &[u64]) {
+        let long = layout.long;
+        let free = |side: &[u64]| side.iter().filter(|&&w| w & long == 0).count();
+        let candidates = layout.word & !long;
+        let k = (free(top).max(free(bottom)) / BUCKET_WORDS).max(1).ilog2() as usize;
+        let k = k
+            .clamp(layout.min_cut, MAX_CUT)
+            .min(candidates.count_ones() as usize);
+        let cut = busiest(top, bottom, candidates, k);
+        let top = self.push_side(layout, top, cut, k);
+        let bottom = self.push_side(layout, bottom, cut, k);
+        // The top words of part 0 against every bottom word; then the bottom words of part 0
+        // against the top words of parts 1 and 2 (`twice_sorted`'s two ways).
+        self.term(&top, &bottom, 0..=2, k, task, weight);
+        self.term(&bottom, &top, 1..=2, k, task, weight);
+    }
+
+    /// Appends `side`'s words sorted into classes (part, then cut pattern) and packed, and its
+    /// class table.
+    fn push_side(&mut self, layout: &Layout, side: &[u64], cut: u64, k: usize) -> Side {
+        let keep = layout.word & !layout.long & !cut;
+        let (table, first) = (self.starts.len() as u32, self.low.len());
+        self.low.resize(first + side.len(), 0);
+        if layout.wide {
+            self.high.resize(first + side.len(), 0);
+        }
+        let high = layout.wide.then(|| &mut self.high[first..]);
+        let sorting = Sorting {
+            side,
+            long: layout.long,
+            cut,
+            k,
+            keep,
+        };
+        let mut sizes = vec![0u32; PARTS << k];
+        let low = &mut self.low[first..];
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = crate::engine::cpu::Avx2::detect() {
+            // SAFETY: `cpu` proves the CPU has BMI2 and `popcnt`.
+            unsafe { sort_bmi2(cpu, &sorting, &mut sizes, low, high) };
+        } else {
+            sorting.run(Soft, &mut sizes, low, high);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        sorting.run(Soft, &mut sizes, low, high);
+        let mut at = first as u32;
+        for &size in &sizes {
+            self.starts.push(at);
+            at += size;
+        }
+        self.starts.push(at);
+        // Per part, the words whose pattern lies within each mask (sums over subsets).
+        let reach = std::array::from_fn(|part| {
+            let mut r: Vec<u64> = sizes[part << k..(part + 1) << k]
+                .iter()
+                .map(|&s| u64::from(s))
+                .collect();
+            for bit in 0..k {
+                for mask in 0..1usize << k {
+                    if mask >> bit & 1 == 1 {
+                        r[mask] += r[mask ^ 1 << bit];
+                    }
+                }
+            }
+            r
+        });
+        Side { table, reach }
+    }
+
+    /// Appends the tiles of one term: the part-0 words of `stored`, bucket by bucket, asked
+    /// by the classes of `queries`' `parts` that avoid each bucket's cut pattern.
+    fn term(
+        &mut self,
+        stored: &Side,
+        queries: &Side,
+        parts: std::ops::RangeInclusive<usize>,
+        k: usize,
+        task: u32,
+        weight: u64,
+    ) {
+        let all = (1usize << k) - 1;
+        for bucket in 0..=all {
+            let begin = self.starts[stored.table as usize + bucket];
+            let end = self.starts[stored.table as usize + bucket + 1];
+            let asked = queries.reach(parts.clone(), all & !bucket);
+            if begin == end || asked == 0 {
+                continue;
+            }
+            let mut at = begin;
+            while at < end {
+                let len = (end - at).min(TILE_WORDS as u32);
+                self.tiles.extend_from_slice(&[
+                    at,
+                    len,
+                    queries.table,
+                    shape(
+                        bucket as u32,
+                        k as u32,
+                        *parts.start() as u32,
+                        *parts.end() as u32,
+                    ),
+                ]);
+                self.owner.push((task, weight));
+                self.pairs += u64::from(len.next_multiple_of(GROUP_WORDS as u32)) * asked;
+                at += len;
+            }
+        }
+    }
+
     /// The batch of main tasks `todo` (the first tasks of the list), listed on the current
     /// rayon pool; `None` if `stop` was set first.
     pub fn of(tasks: &JoinTasks, todo: &[usize], stop: &AtomicBool) -> Option<JoinBatch> {
-        let long = tasks.long_diagonal_bits();
-        let parts: Vec<Option<Part>> = todo
-            .par_iter()
-            .with_max_len(1)
-            .map(|&index| {
-                let mut part = Part::default();
-                tasks
-                    .for_each_join(index, stop, &mut |join| part.add(join, long))
-                    .then_some(part)
-            })
-            .collect();
-        let mut batch = JoinBatch {
-            tasks: todo.to_vec(),
-            ..JoinBatch::default()
-        };
-        for (k, part) in parts.into_iter().enumerate() {
-            let part = part?;
-            let base = batch.words.len() as u32;
-            batch.words.extend_from_slice(&part.words);
-            batch.tiles.extend(
-                part.tiles
-                    .chunks(TILE_RECORD)
-                    .flat_map(|t| [t[0] + base, t[1], t[2] + base, t[3]]),
-            );
-            batch
-                .owner
-                .extend(part.weights.iter().map(|&w| (k as u32, w)));
-            batch.pairs += part.pairs;
-        }
-        assert!(
-            u32::try_from(batch.words.len()).is_ok(),
-            "a batch's words are indexed by 32 bits"
-        );
-        Some(batch)
+        Lister::new(tasks).list(todo, stop, JoinBatch::default())
     }
 
-    /// Bytes of the words and tiles that go to the device.
+    /// The batches `parts` one after the other, copied once into `into`'s vectors (emptied
+    /// first: a batch done with, so that their memory is used again rather than faulted in
+    /// afresh).
+    fn concat(layout: Layout, parts: &[JoinBatch], into: JoinBatch) -> JoinBatch {
+        let mut batch = into;
+        batch.clear();
+        batch.wide = layout.wide;
+        let size = |f: fn(&JoinBatch) -> usize| parts.iter().map(f).sum::<usize>();
+        batch.tasks.reserve(size(|p| p.tasks.len()));
+        batch.low.reserve(size(|p| p.low.len()));
+        batch.high.reserve(size(|p| p.high.len()));
+        batch.starts.reserve(size(|p| p.starts.len()));
+        batch.tiles.reserve(size(|p| p.tiles.len()));
+        batch.owner.reserve(size(|p| p.owner.len()));
+        for part in parts {
+            batch.append(part);
+        }
+        batch
+    }
+
+    /// Empties the batch, keeping its vectors' memory.
+    fn clear(&mut self) {
+        self.tasks.clear();
+        self.low.clear();
+        self.high.clear();
+        self.starts.clear();
+        self.tiles.clear();
+        self.owner.clear();
+        self.pairs = 0;
+    }
+
+    /// A batch of one join of words of `layout`: `weight` times the pairs of `top` and `bottom`
+    /// counted as the CPU join's `twice_sorted` counts them (the tests' way in). Its one task
+    /// is numbered 0.
+    #[must_use]
+    pub fn of_join(layout: &Layout, weight: u64, top: &[u64], bottom: &[u64]) -> JoinBatch {
+        let mut batch = JoinBatch {
+            tasks: vec![0],
+            wide: layout.wide,
+            ..JoinBatch::default()
+        };
+        batch.add(layout, 0, weight, top, bottom);
+        batch
+    }
+
+    /// Appends the tasks of `more` (of the same layout) after this batch's.
+    pub fn append(&mut self, more: &JoinBatch) {
+        let words = self.low.len() as u32;
+        let (starts, first) = (self.starts.len() as u32, self.tasks.len() as u32);
+        self.tasks.extend_from_slice(&more.tasks);
+        self.low.extend_from_slice(&more.low);
+        self.high.extend_from_slice(&more.high);
+        self.starts.extend(more.starts.iter().map(|&s| s + words));
+        self.tiles.extend(
+            more.tiles
+                .chunks(TILE_RECORD)
+                .flat_map(|t| [t[0] + words, t[1], t[2] + starts, t[3]]),
+        );
+        self.owner
+            .extend(more.owner.iter().map(|&(task, w)| (task + first, w)));
+        self.pairs += more.pairs;
+    }
+
+    /// Bytes of the words, class tables and tiles that go to the device.
     pub fn bytes(&self) -> usize {
-        8 * self.words.len() + 4 * self.tiles.len()
+        4 * (self.low.len() + self.high.len() + self.starts.len() + self.tiles.len())
     }
 
     /// The number of tiles.
@@ -259,23 +523,161 @@ impl JoinBatch {
         self.tasks.iter().copied().zip(per_task)
     }
 
-    /// `Ok` if every tile lies within the words and stores 1 to [`TILE_WORDS`] of them: what
-    /// the kernel's reads rely on. Made so by [`JoinBatch::of`]; checked again before a launch.
+    /// `Ok` if what the kernel reads stays within the batch: every tile stores 1 to
+    /// [`TILE_WORDS`] words within the words, its shape is one the kernel knows, and its class
+    /// table lies within `starts` and runs in order within the words. Made so by
+    /// [`JoinBatch::of`]; checked again before a launch.
     ///
     /// # Errors
-    /// [`GpuError::Driver`] naming the first tile out of bounds.
+    /// [`GpuError::Driver`] naming the first tile that is not so.
     pub fn check(&self) -> Result<(), GpuError> {
-        let len = self.words.len();
-        let bad = self.tiles.chunks(TILE_RECORD).find(|t| {
-            let (s, sl, q, ql) = (t[0] as usize, t[1] as usize, t[2] as usize, t[3] as usize);
-            !(1..=TILE_WORDS).contains(&sl) || s + sl > len || q + ql > len
-        });
-        match bad {
-            Some(t) => Err(GpuError::Driver(format!(
-                "a tile {t:?} outside the batch's {len} words"
-            ))),
-            None => Ok(()),
+        let len = self.low.len();
+        let bad = |t: &[u32]| GpuError::Driver(format!("a tile {t:?} outside the batch"));
+        if self.wide && self.high.len() != len || !self.wide && !self.high.is_empty() {
+            return Err(GpuError::Driver(
+                "the words' high halves do not match".into(),
+            ));
         }
+        if self.owner.len() != self.tile_count() {
+            return Err(GpuError::Driver("tiles without a task".into()));
+        }
+        let mut checked = None;
+        for t in self.tiles.chunks(TILE_RECORD) {
+            let (s, sl, table, shape) = (t[0] as usize, t[1] as usize, t[2] as usize, t[3]);
+            let (bucket, k) = (shape & 0xff, shape >> 8 & 0xf);
+            let (from, to) = (shape >> 12 & 3, shape >> 14 & 3);
+            let entries = (PARTS << k) + 1;
+            let fits = (1..=TILE_WORDS).contains(&sl)
+                && s + sl <= len
+                && k as usize <= MAX_CUT
+                && bucket < 1 << k
+                && shape >> 16 == 0
+                && from <= to
+                && to < PARTS as u32
+                && table + entries <= self.starts.len();
+            if !fits {
+                return Err(bad(t));
+            }
+            if checked != Some(table) {
+                let classes = &self.starts[table..table + entries];
+                let ordered = classes.windows(2).all(|w| w[0] <= w[1]);
+                if !ordered || classes[entries - 1] as usize > len {
+                    return Err(bad(t));
+                }
+                checked = Some(table);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Lists batches of a task list's main tasks on the current rayon pool. Each thread lists its
+/// tasks into a part of its own, and the parts are copied once into the batch; the parts'
+/// memory is kept for the next batch, as is the memory of each batch handed back to
+/// [`Lister::list`], so that listing does not fault fresh pages in at every batch.
+pub struct Lister<'a> {
+    tasks: &'a JoinTasks,
+    layout: Layout,
+    parts: Mutex<Vec<JoinBatch>>,
+}
+
+impl<'a> Lister<'a> {
+    /// A lister for the main tasks of `tasks`.
+    #[must_use]
+    pub fn new(tasks: &'a JoinTasks) -> Lister<'a> {
+        Lister {
+            tasks,
+            layout: Layout::of(tasks),
+            parts: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The batch of main tasks `todo`, in the memory of `into` (a batch done with, or a new
+    /// one); `None` if `stop` was set first.
+    pub fn list(&self, todo: &[usize], stop: &AtomicBool, into: JoinBatch) -> Option<JoinBatch> {
+        let mut parts = self.parts(todo, stop)?;
+        let batch = JoinBatch::concat(self.layout, &parts, into);
+        self.give_back(&mut parts);
+        Some(batch)
+    }
+
+    /// The tasks of `todo` listed into parts, a part per piece of the list a thread takes.
+    fn parts(&self, todo: &[usize], stop: &AtomicBool) -> Option<Vec<JoinBatch>> {
+        let layout = &self.layout;
+        let parts: Vec<Option<JoinBatch>> = todo
+            .par_iter()
+            .fold(
+                || Some(self.take()),
+                |part, &index| {
+                    let mut part = part?;
+                    part.tasks.push(index);
+                    let task = (part.tasks.len() - 1) as u32;
+                    self.tasks
+                        .for_each_join(index, stop, &mut |join: JoinHalves| {
+                            part.add(layout, task, join.weight, join.top, join.bottom);
+                        })
+                        .then_some(part)
+                },
+            )
+            .collect();
+        let stopped = parts.iter().any(Option::is_none);
+        let mut parts: Vec<JoinBatch> = parts.into_iter().flatten().collect();
+        if stopped {
+            self.give_back(&mut parts);
+            return None;
+        }
+        Some(parts)
+    }
+
+    /// An empty part, with the memory of one listed before if there is one.
+    fn take(&self) -> JoinBatch {
+        let mut part = self
+            .parts
+            .lock()
+            .expect("the parts' lock is not poisoned")
+            .pop()
+            .unwrap_or_default();
+        part.clear();
+        part.wide = self.layout.wide;
+        part
+    }
+
+    /// The next batch, in the memory of `into`: tasks from the front of `todo` until about
+    /// `target_pairs` pair tests or [`MAX_BATCH_BYTES`], in groups that double as they go
+    /// (tasks differ a lot in size); `None` if `stop` was set.
+    fn next(
+        &self,
+        todo: &[usize],
+        target_pairs: u64,
+        stop: &AtomicBool,
+        into: JoinBatch,
+    ) -> Option<JoinBatch> {
+        let mut parts = Vec::new();
+        let (mut taken, mut pairs, mut bytes) = (0, 0, 0);
+        let mut group = rayon::current_num_threads().max(1);
+        while taken < todo.len() && pairs < target_pairs && bytes < MAX_BATCH_BYTES {
+            let end = (taken + group).min(todo.len());
+            let Some(more) = self.parts(&todo[taken..end], stop) else {
+                self.give_back(&mut parts);
+                return None;
+            };
+            for part in more {
+                (pairs, bytes) = (pairs + part.pairs, bytes + part.bytes());
+                parts.push(part);
+            }
+            taken = end;
+            group *= 2;
+        }
+        let batch = JoinBatch::concat(self.layout, &parts, into);
+        self.give_back(&mut parts);
+        Some(batch)
+    }
+
+    fn give_back(&self, parts: &mut Vec<JoinBatch>) {
+        self.parts
+            .lock()
+            .expect("the parts' lock is not poisoned")
+            .append(parts);
     }
 }
 
@@ -297,53 +699,79 @@ pub trait JoinBackend {
 }
 
 unsafe extern "C" {
-    fn nq_join_host(words: *const u64, tiles: *const u32, n_tiles: u32, sums: *mut u64);
+    fn nq_join_host_narrow(
+        low: *const u32,
+        high: *const u32,
+        starts: *const u32,
+        tiles: *const u32,
+        n_tiles: u32,
+        sums: *mut u64,
+    );
+    fn nq_join_host_wide(
+        low: *const u32,
+        high: *const u32,
+        starts: *const u32,
+        tiles: *const u32,
+        n_tiles: u32,
+        sums: *mut u64,
+    );
 }
 
-/// Each tile's sum, counted by the kernel compiled for the CPU (with [`HOST_CHUNKS`] chunks):
-/// `Σ scale(q) · #{s : s & q == 0}` over the tile's stored words `s` and query words `q`, where
-/// `scale` is 2 for a query of weight 2, else 1.
+/// Each tile's sum, counted by the kernel compiled for the CPU (the narrow or the wide copy,
+/// with [`HOST_CHUNKS`] chunks), its blocks' threads played one after the other: for each
+/// query class the tile meets, `Σ scale · #{s : s & q == 0}` over the tile's stored words `s`
+/// and the class's words `q`, where `scale` is 2 in part 2, else 1.
 ///
 /// ```
-/// use nqueens::engine::device::gpu::join::{count_tiles, term_tiles, WEIGHT_AT};
-/// let words = [0b01, 0b10, 0b01, 0b100 | 2 << WEIGHT_AT];
-/// let mut tiles = Vec::new();
-/// term_tiles(0..2, 2..4, &mut tiles);
-/// assert_eq!(count_tiles(&words, &tiles).unwrap(), [1 + 2 * 2]);
+/// use nqueens::engine::device::gpu::join::{count_batch, JoinBatch, Layout};
+/// // Words of 6 bits whose bit 5 is a long diagonal: 0b100000 is a query holding it.
+/// let layout = Layout::for_words(6, 1 << 5);
+/// let batch = JoinBatch::of_join(&layout, 1, &[0b01, 0b10], &[0b01, 0b100100]);
+/// let sums = count_batch(&batch).unwrap();
+/// // 0b10 meets 0b01 and 0b100100 (once each), 0b01 meets 0b100100.
+/// assert_eq!(sums.iter().sum::<u64>(), 3);
 /// ```
 ///
 /// # Errors
-/// [`GpuError::Driver`] for a tile outside `words`.
-pub fn count_tiles(words: &[u64], tiles: &[u32]) -> Result<Vec<u64>, GpuError> {
-    let batch = JoinBatch {
-        words: words.to_vec(),
-        tiles: tiles.to_vec(),
-        ..JoinBatch::default()
-    };
+/// [`GpuError::Driver`] for a tile outside the batch ([`JoinBatch::check`]), or words of
+/// more bits than the host copy slices.
+pub fn count_batch(batch: &JoinBatch) -> Result<Vec<u64>, GpuError> {
     batch.check()?;
-    let bits = words
+    let bits = batch
+        .high
         .iter()
-        .map(|w| 64 - (w & ((1 << WEIGHT_AT) - 1)).leading_zeros() as usize)
+        .map(|&h| 64 - (u64::from(h) << 32).leading_zeros() as usize)
         .max()
-        .unwrap_or(0);
-    if bits > SPAN * HOST_CHUNKS {
+        .unwrap_or(32);
+    let capacity = SPAN * HOST_CHUNKS.1;
+    if bits > capacity {
         return Err(GpuError::Driver(format!(
-            "words of {bits} bits; the host kernel slices {}",
-            SPAN * HOST_CHUNKS
+            "words of {bits} bits; the host kernel slices {capacity}"
         )));
     }
-    let mut sums = vec![0u64; tiles.len() / TILE_RECORD];
+    let count = if batch.wide {
+        nq_join_host_wide
+    } else {
+        nq_join_host_narrow
+    };
+    // The narrow copy never reads `high`: it is given the low halves.
+    let high = if batch.wide { &batch.high } else { &batch.low };
+    let mut sums = vec![0u64; batch.tile_count()];
     const CHUNK: usize = 16;
     sums.par_chunks_mut(CHUNK)
-        .zip(tiles.par_chunks(CHUNK * TILE_RECORD))
+        .zip(batch.tiles.par_chunks(CHUNK * TILE_RECORD))
         .for_each(|(out, tiles)| {
-            // SAFETY: every tile lies within `words` and stores 1 to TILE_WORDS words
-            // (checked above), so the kernel reads only `words`, and its table of GROUPS
-            // groups holds the tile; `out` has one sum per tile of `tiles`; the words have at
-            // most the bits the host copy slices (checked above).
+            // SAFETY: every tile stores 1 to TILE_WORDS words within the words, and its class
+            // table lies within `starts` and runs in order within the words (checked above), so
+            // the kernel reads only the batch, and its table of GROUPS groups holds the tile;
+            // `high` is as long as `low`; `out` has one sum per tile of `tiles`; the words have
+            // at most the bits the copy slices (32 for the narrow one, checked above for the
+            // wide one).
             unsafe {
-                nq_join_host(
-                    words.as_ptr(),
+                count(
+                    batch.low.as_ptr(),
+                    high.as_ptr(),
+                    batch.starts.as_ptr(),
                     tiles.as_ptr(),
                     out.len() as u32,
                     out.as_mut_ptr(),
@@ -357,14 +785,14 @@ pub fn count_tiles(words: &[u64], tiles: &[u32]) -> Result<Vec<u64>, GpuError> {
 /// counts it on the current rayon pool.
 #[derive(Debug, Default)]
 pub struct HostJoin {
-    slots: [(Vec<u64>, Vec<u32>); 2],
+    slots: [JoinBatch; 2],
     origin: Option<Instant>,
 }
 
 impl JoinBackend for HostJoin {
     fn submit(&mut self, slot: usize, batch: &JoinBatch) -> Result<(), GpuError> {
         self.origin.get_or_insert_with(Instant::now);
-        self.slots[slot] = (batch.words.clone(), batch.tiles.clone());
+        self.slots[slot] = batch.clone();
         Ok(())
     }
 
@@ -373,8 +801,8 @@ impl JoinBackend for HostJoin {
             .origin
             .expect("a batch is submitted before it is collected");
         let started = origin.elapsed().as_secs_f64();
-        let (words, tiles) = std::mem::take(&mut self.slots[slot]);
-        let counts = count_tiles(&words, &tiles)?;
+        let batch = std::mem::take(&mut self.slots[slot]);
+        let counts = count_batch(&batch)?;
         let span = (started, origin.elapsed().as_secs_f64());
         Ok(Collected { counts, span })
     }
@@ -448,6 +876,9 @@ fn batches<E: Send>(
     let mut target_pairs: u64 = 1;
     let mut next = 0;
     let mut in_flight: VecDeque<(usize, JoinBatch)> = VecDeque::new();
+    // Batches counted, whose memory the next ones use.
+    let mut spare: Vec<JoinBatch> = Vec::new();
+    let lister = Lister::new(tasks);
     let mut free_slots = vec![1, 0];
     let mut busy_until = 0.0f64;
     let mut pairs_done = 0u64;
@@ -456,7 +887,9 @@ fn batches<E: Send>(
             if next == todo.len() || stop.load(Ordering::Relaxed) {
                 break;
             }
-            let Some(batch) = pool.install(|| next_batch(tasks, &todo[next..], target_pairs, stop))
+            let reuse = spare.pop().unwrap_or_default();
+            let Some(batch) =
+                pool.install(|| lister.next(&todo[next..], target_pairs, stop, reuse))
             else {
                 break;
             };
@@ -484,6 +917,7 @@ fn batches<E: Send>(
             outcome.tally += tally;
             outcome.done += 1;
         }
+        spare.push(batch);
         let elapsed = started
             .elapsed()
             .max(Duration::from_millis(1))
@@ -492,45 +926,6 @@ fn batches<E: Send>(
         target_pairs = ((rate * BATCH_SECONDS) as u64).max(1 << 24);
     }
     Ok(outcome)
-}
-
-/// The next batch: tasks from the front of `todo` until about `target_pairs` pair tests or
-/// [`MAX_BATCH_BYTES`], in groups that double as they go (tasks differ a lot in size);
-/// `None` if `stop` was set.
-fn next_batch(
-    tasks: &JoinTasks,
-    todo: &[usize],
-    target_pairs: u64,
-    stop: &AtomicBool,
-) -> Option<JoinBatch> {
-    let mut batch = JoinBatch::default();
-    let mut taken = 0;
-    let mut group = rayon::current_num_threads().max(1);
-    while taken < todo.len() && batch.pairs < target_pairs && batch.bytes() < MAX_BATCH_BYTES {
-        let end = (taken + group).min(todo.len());
-        let more = JoinBatch::of(tasks, &todo[taken..end], stop)?;
-        batch.append(more);
-        taken = end;
-        group *= 2;
-    }
-    Some(batch)
-}
-
-impl JoinBatch {
-    /// Appends the tasks of `more` after this batch's.
-    fn append(&mut self, more: JoinBatch) {
-        let (base, first) = (self.words.len() as u32, self.tasks.len() as u32);
-        self.tasks.extend_from_slice(&more.tasks);
-        self.words.extend_from_slice(&more.words);
-        self.tiles.extend(
-            more.tiles
-                .chunks(TILE_RECORD)
-                .flat_map(|t| [t[0] + base, t[1], t[2] + base, t[3]]),
-        );
-        self.owner
-            .extend(more.owner.iter().map(|&(task, w)| (task + first, w)));
-        self.pairs += more.pairs;
-    }
 }
 
 /// Counts the tasks `todo` of `tasks` with the first GPU ([`CudaJoin`]) counting the pairs,
@@ -546,7 +941,7 @@ pub fn count_on_gpu<E: Send>(
     stop: &AtomicBool,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
 ) -> Result<(Outcome, Report), RunError<E>> {
-    let mut gpu = CudaJoin::new(chunks(tasks))?;
+    let mut gpu = CudaJoin::new(Layout::of(tasks))?;
     let (outcome, mut report) = count_tasks(&mut gpu, tasks, todo, threads, stop, on_done)?;
     report.device = gpu.name();
     report.resident_threads = gpu.resident_threads();
@@ -558,19 +953,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn packing_takes_out_the_long_bits_and_counts_them() {
-        let long = 1 << 3 | 1 << 10;
-        assert_eq!(pack(0b111, long), 0b111);
-        assert_eq!(pack(1 << 3 | 1 << 4, long), 1 << 3 | 1 << WEIGHT_AT);
-        assert_eq!(
-            pack(1 << 11 | 1 << 10 | 1 << 3, long),
-            1 << 9 | 2 << WEIGHT_AT
-        );
-        // Disjointness is kept for words free of the long bits.
-        let (a, b) = (0b1010_0101_0110u64, 0b0101_0010_1001u64);
-        assert_eq!(
-            a & b == 0,
-            pack(a & !long, long) & pack(b & !long, long) == 0
-        );
+    fn pext_in_software_gathers_the_mask_bits_in_order() {
+        assert_eq!(Soft.pext(0b1011_0110, 0b1111_0000), 0b1011);
+        assert_eq!(Soft.pext(0b1011_0110, 0b0101_0101), 0b0110);
+        assert_eq!(Soft.pext(1 << 63 | 1, 1 << 63 | 1 << 5 | 1), 0b101);
+        #[cfg(target_arch = "x86_64")]
+        if let Some(cpu) = crate::engine::cpu::Avx2::detect() {
+            let hard = Bmi2 { _proof: cpu };
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..10_000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let mask = x.rotate_left(29) & x.rotate_left(7);
+                assert_eq!(Soft.pext(x, mask), hard.pext(x, mask));
+            }
+        }
+    }
+
+    #[test]
+    fn the_layout_fits_every_board_the_join_counts() {
+        for n in 4..=crate::engine::strategy::join::MAX_N {
+            let Ok(tasks) = JoinTasks::new(n) else {
+                continue;
+            };
+            let layout = Layout::of(&tasks);
+            let packed = tasks.word_bits() - 2;
+            let room = (layout.chunks * SPAN).min(if layout.wide { 64 } else { 32 });
+            assert!(
+                layout.min_cut <= MAX_CUT && packed <= room + layout.min_cut,
+                "n = {n}"
+            );
+            assert!(layout.chunks <= HOST_CHUNKS.1 && (layout.wide || layout.chunks <= 7));
+        }
     }
 }
