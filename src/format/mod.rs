@@ -20,6 +20,7 @@ pub(crate) use line_ends::LineEnds;
 pub mod board;
 pub mod json;
 mod line_ends;
+pub(crate) mod page;
 pub mod perm;
 pub mod puzzle;
 pub mod svg;

@@ -17,6 +17,7 @@
 
 use super::svg::{PALETTE, tints};
 use super::{Board, rate};
+use crate::format::page::Page;
 
 #[derive(serde::Serialize)]
 struct Data {
@@ -60,42 +61,17 @@ pub fn page(board: &Board) -> String {
     let data = serde_json::to_string(&data).expect("numbers and strings always serialise");
     // Letters, digits and the difficulty's words only: nothing to escape.
     let title = format!("Queens with regions, {n} x {n}");
-    PAGE.replace("{title}", &title)
-        .replace("{style}", STYLE)
-        .replace("{script}", SCRIPT)
-        .replace("{data}", &data)
-}
-
-const STYLE: &str = include_str!("page/play.css");
-const SCRIPT: &str = include_str!("page/play.js");
-
-/// The page. Inside CDATA the script may use `<` and `&` and the page stays well-formed XML;
-/// HTML parsers see the CDATA markers inside comments.
-const PAGE: &str = r##"<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8"/>
-<meta name="viewport" content="width=device-width, initial-scale=1"/>
-<title>{title}</title>
-<style>
-{style}
-</style>
-</head>
-<body>
-<main>
-<h1>{title}</h1>
-<p class="rules">Place one queen in every row, every column and every coloured region; no two
+    Page {
+        title: &title,
+        style: include_str!("page/play.css"),
+        intro: "<p class=\"rules\">Place one queen in every row, every column and every coloured region; no two
 queens may touch, not even diagonally. Each cell shows its region's letter, and thick lines
 run between regions.</p>
-<noscript><p>The page needs JavaScript; the same puzzle as text: nqueens region draw --format text.</p></noscript>
-<div id="app"></div>
-</main>
-<script>
-//<![CDATA[
-const PUZZLE = {data};
-{script}
-//]]>
-</script>
-</body>
-</html>
-"##;
+",
+        noscript: "The page needs JavaScript; the same puzzle as text: nqueens region draw --format text.",
+        data_name: "PUZZLE",
+        data: &data,
+        script: include_str!("page/play.js"),
+    }
+    .render()
+}

@@ -24,6 +24,7 @@ use std::io::{self, Write};
 
 use super::svg::escape;
 use super::{Event, Trace};
+use crate::format::page::Page;
 use crate::observe::Reason;
 
 /// The most steps a page holds: the whole search of 10 queens by backtracking (396,462 steps)
@@ -199,44 +200,18 @@ fn write_page(out: &mut impl Write, traces: &[&Trace]) -> io::Result<()> {
         })
         .collect();
     let title = format!("{} queens, {}", traces[0].n, names.join(" beside "));
-    let page = PAGE
-        .replace("{title}", &escape(&title))
-        .replace("{style}", STYLE)
-        .replace("{script}", SCRIPT)
-        .replace("{data}", &data);
+    let page = Page {
+        title: &escape(&title),
+        style: include_str!("page/player.css"),
+        intro: "",
+        noscript: "The player needs JavaScript; the same trace as text: nqueens trace N --compact.",
+        data_name: "TRACES",
+        data: &data,
+        script: include_str!("page/player.js"),
+    }
+    .render();
     out.write_all(page.as_bytes())
 }
-
-const STYLE: &str = include_str!("page/player.css");
-const SCRIPT: &str = include_str!("page/player.js");
-
-/// The page. Inside CDATA the script may use `<` and `&` and the page stays well-formed XML;
-/// HTML parsers see the CDATA markers inside comments.
-const PAGE: &str = r##"<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8"/>
-<meta name="viewport" content="width=device-width, initial-scale=1"/>
-<title>{title}</title>
-<style>
-{style}
-</style>
-</head>
-<body>
-<main>
-<h1>{title}</h1>
-<noscript><p>The player needs JavaScript; the same trace as text: nqueens trace N --compact.</p></noscript>
-<div id="app"></div>
-</main>
-<script>
-//<![CDATA[
-const TRACES = {data};
-{script}
-//]]>
-</script>
-</body>
-</html>
-"##;
 
 #[cfg(test)]
 mod tests {
