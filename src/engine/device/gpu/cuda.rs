@@ -356,20 +356,38 @@ impl Backend for Cuda {
             Slot::Empty => return Ok(Collected::default()),
             Slot::Free => panic!("collect follows submit"),
         };
-        let stream = &self.streams[slot];
-        let counts = stream.clone_dtoh(&batch.counts).map_err(driver_error)?;
-        stream.synchronize().map_err(driver_error)?;
-        let span = match (&batch.events, &self.origin) {
-            (Some((start, end)), Some(origin)) => {
-                let at = |e: &CudaEvent| -> Result<f64, GpuError> {
-                    Ok(f64::from(origin.elapsed_ms(e).map_err(driver_error)?) / 1e3)
-                };
-                (at(start)?, at(end)?)
-            }
-            _ => (0.0, 0.0),
-        };
-        Ok(Collected { counts, span })
+        collected(
+            &self.streams[slot],
+            &batch.counts,
+            batch.events.as_ref(),
+            self.origin.as_ref(),
+        )
     }
+}
+
+/// Waits for a launch on `stream` and reads its `counts` back, with when it ran (seconds from
+/// `origin`, from its two `events`; zero without them).
+///
+/// # Errors
+/// [`GpuError::Driver`] if the device fails.
+pub(super) fn collected(
+    stream: &Arc<CudaStream>,
+    counts: &CudaSlice<u64>,
+    events: Option<&(CudaEvent, CudaEvent)>,
+    origin: Option<&CudaEvent>,
+) -> Result<Collected, GpuError> {
+    let counts = stream.clone_dtoh(counts).map_err(driver_error)?;
+    stream.synchronize().map_err(driver_error)?;
+    let span = match (events, origin) {
+        (Some((start, end)), Some(origin)) => {
+            let at = |e: &CudaEvent| -> Result<f64, GpuError> {
+                Ok(f64::from(origin.elapsed_ms(e).map_err(driver_error)?) / 1e3)
+            };
+            (at(start)?, at(end)?)
+        }
+        _ => (0.0, 0.0),
+    };
+    Ok(Collected { counts, span })
 }
 
 /// What ptxas reports of the kernel's resources (from a [`compile`] with `verbose`).

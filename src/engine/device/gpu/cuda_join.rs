@@ -218,18 +218,11 @@ impl JoinBackend for CudaJoin {
             Slot::Empty => return Ok(Collected::default()),
             Slot::Free => panic!("collect follows submit"),
         };
-        let stream = &self.streams[slot];
-        let counts = stream.clone_dtoh(&batch.sums).map_err(driver_error)?;
-        stream.synchronize().map_err(driver_error)?;
-        let span = match &batch.events {
-            Some((start, end)) => {
-                let at = |e: &CudaEvent| -> Result<f64, GpuError> {
-                    Ok(f64::from(self.origin.elapsed_ms(e).map_err(driver_error)?) / 1e3)
-                };
-                (at(start)?, at(end)?)
-            }
-            None => (0.0, 0.0),
-        };
-        Ok(Collected { counts, span })
+        cuda::collected(
+            &self.streams[slot],
+            &batch.sums,
+            batch.events.as_ref(),
+            Some(&self.origin),
+        )
     }
 }
