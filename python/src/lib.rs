@@ -46,6 +46,7 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<count::CountOptions>()?;
     m.add_class::<solutions::SolutionIter>()?;
     m.add_class::<puzzle::PuzzleIter>()?;
+    m.add_class::<complete::CompletionIter>()?;
     m.add("ALGORITHMS", Algo::ALL.map(Algo::name).to_vec())?;
     m.add("STRATEGIES", Strategy::ALL.map(Strategy::name).to_vec())?;
     m.add("MAX_LISTED", nqueens::solutions::MAX_N)?;

@@ -5,12 +5,15 @@ use nqueens::trace as steps;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::convert::{board_size, natural, value_error};
+use crate::convert::{board_size, positive, value_error};
 
 /// The steps of `algo`'s search for `n`, as `nqueens trace N --algo ALGO --format json`
 /// writes them (JSON Lines: a header, a line per step, a summary), or as the library's
 /// self-contained HTML player with `html`. At most `limit` steps; without one, a search longer
-/// than the format holds is refused, as the command line refuses it.
+/// than the player holds ([`steps::html::MAX_STEPS`]) is refused. Python keeps the JSON
+/// lines and reads a step when it is asked for, so it holds as many steps as the player (the
+/// command line's text and JSON formats stop at [`steps::MAX_STEPS`], a few seconds to
+/// write).
 #[pyfunction]
 #[pyo3(signature = (n, *, algo, limit=None, html=false))]
 pub(crate) fn trace(
@@ -23,17 +26,12 @@ pub(crate) fn trace(
     let n = board_size(n)?;
     let algo: Algo = algo.parse().map_err(value_error)?;
     algo.check_listing(n).map_err(value_error)?;
-    let (max, name) = if html {
-        (steps::html::MAX_STEPS, "an html")
-    } else {
-        (steps::MAX_STEPS, "a")
-    };
-    let limit = limit.map(|k| natural(k, "limit")).transpose()?;
+    let max = steps::html::MAX_STEPS;
+    let limit = limit.map(|k| positive(k, "limit")).transpose()?;
     let steps = match limit {
-        Some(0) => return Err(PyValueError::new_err("limit must be at least 1, not 0")),
         Some(k) if k > max as u64 => {
             return Err(PyValueError::new_err(format!(
-                "limit={k} is more than {name} trace holds (at most {max} steps)"
+                "limit={k} is more than a trace holds (at most {max} steps, as the player)"
             )));
         }
         Some(k) => k as usize,
@@ -44,8 +42,8 @@ pub(crate) fn trace(
         .map_err(value_error)?;
     if !t.complete && limit.is_none() {
         return Err(PyValueError::new_err(format!(
-            "the search of {algo} for N = {n} takes more than {max} steps, more than {name} \
-             trace holds; ask for its first K steps with limit=K"
+            "the search of {algo} for N = {n} takes more than {max} steps, more than a trace \
+             holds; ask for its first K steps with limit=K"
         )));
     }
     let mut out = Vec::new();
