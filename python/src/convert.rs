@@ -1,7 +1,7 @@
 //! Arguments from Python as the library takes them: ints (numpy's too), board sizes, squares,
 //! and the library's errors and columns on the way back.
 
-use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
@@ -100,8 +100,9 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// Columns as the bytes of native `u32`s, copied once: the package makes them an
-/// `array('I')` (a `Placement`) or a numpy array without touching each column again.
+/// Columns as the bytes of native `u32`s, copied once: the package makes them a `Placement`
+/// or a numpy array without touching each column again. Bytes that cannot be allocated are a
+/// `MemoryError` that says how many (Python's own says nothing).
 pub(crate) fn to_bytes<'py>(py: Python<'py>, cols: &[u32]) -> PyResult<Bound<'py, PyBytes>> {
     PyBytes::new_with(py, std::mem::size_of_val(cols), |buf| {
         for (out, c) in buf.chunks_exact_mut(4).zip(cols) {
@@ -109,6 +110,21 @@ pub(crate) fn to_bytes<'py>(py: Python<'py>, cols: &[u32]) -> PyResult<Bound<'py
         }
         Ok(())
     })
+    .map_err(|e| out_of_memory(py, e, cols.len()))
+}
+
+/// `e`, or where it is a `MemoryError` without a message, one that says what could not be
+/// allocated: `columns` columns of 4 bytes.
+pub(crate) fn out_of_memory(py: Python<'_>, e: PyErr, columns: usize) -> PyErr {
+    if e.is_instance_of::<PyMemoryError>(py) && e.value(py).to_string().is_empty() {
+        let bytes = u64::try_from(columns).unwrap_or(u64::MAX).saturating_mul(4);
+        PyMemoryError::new_err(format!(
+            "{columns} columns of 4 bytes ({}) could not be allocated",
+            nqueens::memory::human(bytes)
+        ))
+    } else {
+        e
+    }
 }
 
 /// An int as messages show rows and columns: 1-based, computed by Python for ints of any size.

@@ -12,7 +12,7 @@ use nqueens::engine::tasks::shard::{self, ShardResult, Slice};
 use nqueens::engine::{Device, Strategy};
 use pyo3::exceptions::PyValueError;
 use pyo3::exceptions::{
-    PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTimeoutError, PyTypeError,
+    PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyString;
@@ -20,8 +20,9 @@ use pyo3::types::PyString;
 use crate::convert::{board_size, natural, positive, type_name, value_error};
 use crate::interrupt::{interruptible, is_interrupt};
 
-// The poll's own signal that the time is up, told apart from Ctrl-C and from an exception
-// of the progress callback.
+// The time limit of a count has passed: raised by the poll (so told apart from Ctrl-C and from
+// an exception of the progress callback), and by `count` as `TimeUp(message, done, of)`,
+// which the package raises as `CountTimeout`.
 pyo3::create_exception!(_nqueens, TimeUp, pyo3::exceptions::PyException);
 
 /// The options of a count that do not depend on `n`, converted and checked once for a whole
@@ -173,7 +174,7 @@ pub(crate) fn check_count(n: &Bound<'_, PyAny>, options: &Bound<'_, CountOptions
 /// the last call.
 ///
 /// With `time_limit` (seconds) the count stops as Ctrl-C stops it once that time has passed
-/// and raises `TimeoutError(message, done, of)`: the tasks finished (kept in the checkpoint,
+/// and raises `TimeUp(message, done, of)`: the tasks finished (kept in the checkpoint,
 /// if there is one) and the tasks of the whole count. A count the library runs on the
 /// calling thread (N <= 12 by the engine, milliseconds) is never cut short.
 #[pyfunction]
@@ -242,7 +243,7 @@ pub(crate) fn count(
             return Err(match result {
                 Err(CountError::Interrupted { done, of, .. }) => {
                     let seconds = time_limit.unwrap_or(0.0);
-                    PyTimeoutError::new_err((
+                    TimeUp::new_err((
                         format!(
                             "count of N = {n} stopped at time_limit={seconds} s: {done} of {of} \
                              tasks counted"

@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::convert::{board_size, natural, to_bytes, value_error};
+use crate::convert::{board_size, natural, out_of_memory, to_bytes, value_error};
 use crate::interrupt::{interruptible, is_interrupt};
 
 /// Rows written between two looks at the stop flag: 10^9 queens stop within milliseconds.
@@ -85,8 +85,9 @@ fn constructed<'py>(
         Bound::from_owned_ptr_or_err(
             py,
             pyo3::ffi::PyBytes_FromStringAndSize(std::ptr::null(), len),
-        )?
+        )
     }
+    .map_err(|e| out_of_memory(py, e, n))?
     .cast_into::<PyBytes>()?;
     // SAFETY: the bytes are new and no other reference to them exists until this function
     // returns them, so writing into their `len` bytes (CPython's idiom for filling a new bytes

@@ -43,6 +43,7 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(complete::complete, m)?)?;
     m.add_function(wrap_pyfunction!(trace::trace, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("TimeUp", m.py().get_type::<count::TimeUp>())?;
     m.add_class::<count::CountOptions>()?;
     m.add_class::<solutions::SolutionIter>()?;
     m.add_class::<puzzle::PuzzleIter>()?;

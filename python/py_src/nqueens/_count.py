@@ -483,9 +483,7 @@ def _count_one(
         size, total, uniq, seconds, method, text = _nqueens.count(
             n, options, progress=hook, time_limit=time_limit
         )
-    except TimeoutError as e:
-        if type(e) is not TimeoutError or len(e.args) != 3:
-            raise
+    except _nqueens.TimeUp as e:
         message, done, of = e.args
         raise CountTimeout(
             message,

@@ -27,6 +27,9 @@ ALGORITHMS: List[str]
 STRATEGIES: List[str]
 MAX_LISTED: int
 
+class TimeUp(Exception):
+    """A count's time limit passed: ``args`` are ``(message, tasks done, tasks)``."""
+
 _Shard = Tuple[SupportsIndex, SupportsIndex]
 _Square = Sequence[SupportsIndex]
 
@@ -48,7 +51,7 @@ def count(
     time_limit: Optional[float] = None,
 ) -> Tuple[int, int, Optional[int], float, str, Optional[str]]:
     """``(n, total, unique, seconds, method, shard)``; ``shard`` the result file's text;
-    ``TimeoutError(message, done, of)`` once ``time_limit`` has passed."""
+    ``TimeUp(message, done, of)`` once ``time_limit`` has passed."""
 
 def merge(results: List[Tuple[str, str]]) -> Tuple[int, int, int, float, str]:
     """Adds up ``(name, result file text)`` pairs: ``(n, total, unique, seconds, method)``."""
