@@ -109,9 +109,9 @@ __all__ = [
 ]
 
 #: The ladder's algorithms, slowest first, as ``count(n, algo=...)`` takes them.
-ALGORITHMS: Tuple[str, ...] = tuple(_nqueens.ALGORITHMS)
+ALGORITHMS: Tuple[Algo, ...] = cast(Tuple[Algo, ...], tuple(_nqueens.ALGORITHMS))
 #: The engine's strategies, as ``count(n, strategy=...)`` takes them.
-STRATEGIES: Tuple[str, ...] = tuple(_nqueens.STRATEGIES)
+STRATEGIES: Tuple[Strategy, ...] = cast(Tuple[Strategy, ...], tuple(_nqueens.STRATEGIES))
 
 #: Columns as arguments take them: any iterable of ints, numpy's included; a numpy array or an
 #: ``array.array`` of any integer type is read from one copy of its memory.
@@ -242,19 +242,18 @@ def find(
     return None if data is None else Placement._from_bytes(data)
 
 
+# A numpy array gives a bool for one dimension and an array of bools for two: its type says
+# neither (numpy's arrays are typed without their number of dimensions), so the answer's is
+# what numpy's own functions give in that case.
 @overload
-def verify(
-    columns: "numpy.ndarray[Tuple[int, int], numpy.dtype[numpy.integer[Any]]]",
-) -> "numpy.typing.NDArray[numpy.bool_]": ...
+def verify(columns: "numpy.ndarray[Any, Any]") -> Any: ...
 
 
 @overload
 def verify(columns: Columns) -> bool: ...
 
 
-def verify(
-    columns: Union[Columns, "numpy.ndarray[Tuple[int, int], numpy.dtype[numpy.integer[Any]]]"],
-) -> Union[bool, "numpy.typing.NDArray[numpy.bool_]"]:
+def verify(columns: Union[Columns, "numpy.ndarray[Any, Any]"]) -> Any:
     """``True`` if ``columns`` (0-based, one per row) is a solution.
 
     Takes any sequence of ints (numpy's too), or an array of ints of any width and sign
@@ -287,7 +286,7 @@ def _rows(columns: object) -> "Optional[numpy.typing.NDArray[numpy.integer[Any]]
     """The rows of a two-dimensional numpy array (a masked one's data, if nothing is
     masked), else ``None``."""
     np = sys.modules.get("numpy")
-    if np is None or not isinstance(columns, np.ndarray) or columns.ndim != 2:
+    if np is None or not isinstance(columns, np.ndarray) or getattr(columns, "ndim", 1) != 2:
         return None
     data = _native(columns)
     return cast("numpy.typing.NDArray[numpy.integer[Any]]", data)

@@ -116,13 +116,15 @@ class Placement(Sequence[int]):
         return self.svg() if 0 < len(self) <= _MAX_SVG else None
 
     def __array__(
-        self, dtype: object = None, copy: Optional[bool] = None
+        self, dtype: "Optional[numpy.typing.DTypeLike]" = None, copy: Optional[bool] = None
     ) -> "numpy.typing.NDArray[numpy.uint32]":
+        # numpy's own protocol: a read-only view of the columns, or a copy where asked for
+        # (a dtype, or copy=True), which is the caller's to change.
         import numpy as np
 
         a = np.frombuffer(self._cols, dtype=np.uint32)
         if dtype is not None or copy:
-            return cast("numpy.typing.NDArray[numpy.uint32]", a.astype(dtype or a.dtype, copy=True))
+            return cast("numpy.typing.NDArray[numpy.uint32]", np.array(a, dtype=dtype, copy=True))
         return a
 
     if sys.version_info >= (3, 12):
@@ -142,7 +144,7 @@ class Placement(Sequence[int]):
     def __getitem__(self, i: Union[SupportsIndex, slice]) -> Union[int, Tuple[int, ...]]:
         if isinstance(i, slice):
             return tuple(self._cols[i])
-        return cast(int, self._cols[i])
+        return self._cols[i]
 
     def __iter__(self) -> Iterator[int]:
         return iter(self._cols)

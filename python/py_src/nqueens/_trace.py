@@ -109,14 +109,14 @@ class SolutionStep(TypedDict):
 #: ``int``.
 Step = Union[PlaceStep, RejectStep, RemoveStep, DeadEndStep, SolutionStep]
 
-_ABSENT = {"row": None, "col": None, "reason": None, "forced": False, "cols": None, "image": False}
+_ABSENT: Dict[str, object] = {"row": None, "col": None, "reason": None, "forced": False, "cols": None, "image": False}
 
 
 def _step(line: str) -> Step:
     """A line of the command line's JSON trace (rows and columns from 1) as a :data:`Step`
     counted from 0, with every key."""
     raw: Dict[str, object] = json.loads(line)
-    step = dict(_ABSENT)
+    step: Dict[str, object] = dict(_ABSENT)
     step.update(raw)
     for key in ("row", "col"):
         v = step[key]
@@ -187,8 +187,11 @@ class Trace(Sequence[Step]):
         """
         import pandas as pd
 
-        steps = list(self)
-        column = lambda key: [s[key] for s in steps]  # noqa: E731
+        steps = [cast(Dict[str, object], s) for s in self]
+
+        def column(key: str) -> List[object]:
+            return [s[key] for s in steps]
+
         return pd.DataFrame(
             {
                 "step": pd.Series(column("step"), dtype="int64"),
@@ -225,9 +228,10 @@ class Trace(Sequence[Step]):
         return f"<Trace of {self.algo} for N = {self.n}: {len(self)} steps>"
 
 
-#: The player's frame in a notebook, in pixels: the board, the controls and the search tree
-#: of the page laid out at a notebook's width (640 cut the tree off).
-_PLAYER_HEIGHT = 1100
+#: The player's frame in a notebook, in pixels: the page laid out at a notebook's width (800
+#: to 1000 pixels) ends 1190 to 1270 pixels down, below its search tree (640 cut the tree
+#: off); the frame can be resized.
+_PLAYER_HEIGHT = 1320
 
 
 def trace(
