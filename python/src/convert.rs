@@ -20,9 +20,17 @@ pub(crate) fn as_int<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py,
     if !obj.hasattr(intern!(py, "__index__"))? {
         return Ok(None);
     }
+    // numpy's bools (a scalar, a 0-d array) are not ints either, though numpy before 2.1 gives
+    // them an `__index__` that answers (with a warning).
+    if let Ok(dtype) = obj.getattr(intern!(py, "dtype"))
+        && dtype
+            .getattr(intern!(py, "kind"))
+            .is_ok_and(|kind| kind.eq("b").unwrap_or(false))
+    {
+        return Ok(None);
+    }
     match obj.call_method0(intern!(py, "__index__")) {
         Ok(i) if i.is_instance_of::<PyInt>() && !i.is_instance_of::<PyBool>() => Ok(Some(i)),
-        // numpy's bool has an `__index__` that refuses: not an int either.
         Ok(_) => Ok(None),
         Err(e) if e.is_instance_of::<PyTypeError>(py) => Ok(None),
         Err(e) => Err(e),
