@@ -26,7 +26,7 @@ pub(crate) struct Columns {
 
 /// Columns read between two looks at Python's signals: Ctrl-C stops reading 10^9 columns
 /// within milliseconds, at no cost worth measuring.
-const SIGNALS: usize = 1 << 20;
+pub(crate) const SIGNALS: usize = 1 << 20;
 
 pub(crate) fn columns(obj: &Bound<'_, PyAny>) -> PyResult<Columns> {
     read_columns(obj, false)

@@ -1,9 +1,9 @@
 //! `complete`: the constraint solver on an instance given as text, rows or columns.
 
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -289,9 +289,8 @@ impl CompletionIter {
             return Ok(it);
         }
         // The search builds its solver first; one that cannot be allocated is an error here.
-        let solver = Solver::try_new(&inst, options).map_err(|e| {
-            PyMemoryError::new_err(format!("a board of {n} rows: {e}"))
-        })?;
+        let solver = Solver::try_new(&inst, options)
+            .map_err(|e| PyMemoryError::new_err(format!("a board of {n} rows: {e}")))?;
         drop(solver);
         let (found_tx, found_rx) = sync_channel(0);
         let (ask_tx, ask_rx) = sync_channel::<usize>(1);
@@ -421,7 +420,10 @@ fn search_all(
         if block.len() / n.max(1) < want {
             return ControlFlow::Continue(());
         }
-        if found.send(Found::Block(std::mem::take(&mut block))).is_err() {
+        if found
+            .send(Found::Block(std::mem::take(&mut block)))
+            .is_err()
+        {
             return ControlFlow::Break(());
         }
         match ask.recv() {

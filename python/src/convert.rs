@@ -65,7 +65,9 @@ pub(crate) fn natural(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
 /// `natural`, with 0 and negative numbers refused alike, as "at least 1".
 pub(crate) fn positive(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     match natural(obj, what) {
-        Ok(0) => Err(PyValueError::new_err(format!("{what} must be at least 1, not 0"))),
+        Ok(0) => Err(PyValueError::new_err(format!(
+            "{what} must be at least 1, not 0"
+        ))),
         Err(e) if e.is_instance_of::<PyValueError>(obj.py()) && is_negative(obj) => {
             Err(PyValueError::new_err(format!(
                 "{what} must be at least 1, not {}",
@@ -191,7 +193,11 @@ pub(crate) fn square(obj: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<(
 /// Squares given 0-based from Python: `(row, col)` pairs (tuples, lists, the rows of a
 /// `(K, 2)` numpy array such as `numpy.argwhere(mask)`), or an `n` x `n` mask of bools (a
 /// numpy array or nested lists), `True` on each square meant.
-pub(crate) fn squares(obj: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<Vec<(usize, usize)>> {
+pub(crate) fn squares(
+    obj: &Bound<'_, PyAny>,
+    n: usize,
+    what: &str,
+) -> PyResult<Vec<(usize, usize)>> {
     let py = obj.py();
     // A numpy array as nested lists of Python ints or bools: one conversion for all its rows.
     let obj = if obj.hasattr(intern!(py, "ndim"))? && obj.hasattr(intern!(py, "tolist"))? {

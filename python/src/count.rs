@@ -11,9 +11,7 @@ use nqueens::counter::{CountError, CountResult, Method, Progress};
 use nqueens::engine::tasks::shard::{self, ShardResult, Slice};
 use nqueens::engine::{Device, Strategy};
 use pyo3::exceptions::PyValueError;
-use pyo3::exceptions::{
-    PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError,
-};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
@@ -191,12 +189,11 @@ pub(crate) fn count(
         None => None,
         Some(s) if s == f64::INFINITY => None,
         Some(s) => Some(
-            Instant::now()
-                + Duration::try_from_secs_f64(s).map_err(|_| {
-                    PyValueError::new_err(format!(
-                        "time_limit must be a number of seconds >= 0 (or None for no limit), not {s}"
-                    ))
-                })?,
+            Instant::now() + Duration::try_from_secs_f64(s).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "time_limit must be a number of seconds >= 0 (or None for no limit), not {s}"
+                ))
+            })?,
         ),
     };
     let options = options.get();

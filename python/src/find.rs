@@ -98,15 +98,17 @@ fn constructed<'py>(
             n * 4,
         )
     };
+    if n < ROWS {
+        // Milliseconds at most: no thread to watch for Ctrl-C, which would cost more.
+        fill_rows(buf, c, 0);
+        return Ok(bytes);
+    }
     let fill = || {
         for (block, chunk) in buf.chunks_mut(4 * ROWS).enumerate() {
             if stop.load(Ordering::Relaxed) {
                 return false;
             }
-            let start = block * ROWS;
-            for (i, out) in chunk.chunks_exact_mut(4).enumerate() {
-                out.copy_from_slice(&c.col(start + i).to_ne_bytes());
-            }
+            fill_rows(chunk, c, block * ROWS);
         }
         true
     };
@@ -117,5 +119,12 @@ fn constructed<'py>(
             "finding {n} queens: {}",
             FindError::Stopped
         ))),
+    }
+}
+
+/// The construction's columns of the rows from `start` on, as native `u32` bytes into `out`.
+fn fill_rows(out: &mut [u8], c: &Construction, start: usize) {
+    for (i, col) in out.chunks_exact_mut(4).enumerate() {
+        col.copy_from_slice(&c.col(start + i).to_ne_bytes());
     }
 }

@@ -14,6 +14,11 @@ use crate::interrupt::interruptible;
 #[pyfunction]
 pub(crate) fn defect(py: Python<'_>, columns: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     let cols = columns::columns(columns)?;
+    if cols.cols.len() < columns::SIGNALS {
+        // Milliseconds at most: a thread to watch for Ctrl-C would cost a hundred times the
+        // verdict of a small board.
+        return Ok(py.detach(|| cols.defect()));
+    }
     let stop = AtomicBool::new(false);
     match interruptible(py, &stop, || cols.defect_unless_stopped(&stop), || Ok(())) {
         (Some(verdict), _) => Ok(verdict),

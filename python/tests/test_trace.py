@@ -2,6 +2,7 @@
 the library's player for notebooks."""
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -79,3 +80,13 @@ def test_the_notebook_player_is_the_librarys_page(cli):
     # A trace holds as many steps as the player: 1,000,000.
     with pytest.raises(ValueError, match="more than a trace holds"):
         nqueens.trace(10, algo="backtracking", limit=1_000_001)
+
+
+def test_the_player_says_how_it_counts_and_shows_its_tree():
+    shown = nqueens.trace(5, algo="flags")._repr_html_()
+    note = shown[:shown.index("<iframe")]
+    assert "numbers steps, rows and columns from 1" in note and "t[i]</code> is its step i + 1" in note
+    # Tall enough for the page's search tree at a notebook's width (it ends 1190 to 1270 pixels
+    # down at 800 to 1000 pixels wide; 640 cut it off), and resizable.
+    height = int(re.search(r"style=\"width: 100%; height: (\d+)px", shown).group(1))
+    assert height >= 1280 and "resize: vertical" in shown
