@@ -2,8 +2,7 @@
 
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -232,23 +231,46 @@ pub(crate) fn complete<'py>(
     ))
 }
 
-/// What the search thread of a [`CompletionIter`] hands over: a block of completions (their
-/// columns, row after row), or the end of the search with its status and statistics.
-enum Found {
-    Block(Vec<u32>),
-    End(Status, u64, Stats),
+/// Completions the search of a [`CompletionIter`] may find before the caller takes them, when
+/// the caller asks for fewer: a loop over completions takes them from memory most of the time,
+/// and the search runs no further ahead of it than this.
+const AHEAD: usize = 256;
+
+/// Where the search of a [`CompletionIter`] leaves its completions and the caller takes them:
+/// a bounded queue, the search waiting while it holds `room` completions, the caller while it
+/// holds fewer than it asked for and the search goes on.
+#[derive(Default)]
+struct Queue {
+    state: Mutex<Queued>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct Queued {
+    /// Completions found and not taken: columns, row after row.
+    cols: Vec<u32>,
+    /// How many completions the search may hold before it waits.
+    room: usize,
+    /// How the search ended, the completions it found, and its statistics.
+    end: Option<(Status, u64, Stats)>,
+    /// The iterator is gone: the search stops.
+    gone: bool,
+}
+
+impl Queue {
+    fn lock(&self) -> MutexGuard<'_, Queued> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// The lazy iterator of `complete(..., all=True)`: the solver's search on a thread of its own,
-/// handing over one block of completions at a time through a channel that holds none, so the
-/// search runs at most one block ahead of the caller and waits there. Dropping the iterator
-/// stops the search.
+/// which leaves its completions in a bounded [`Queue`] and waits there while the caller has
+/// not taken them, so it runs at most [`AHEAD`] completions (or the block asked for) ahead of
+/// the caller. Dropping the iterator stops the search.
 #[pyclass(module = "nqueens._nqueens")]
 pub(crate) struct CompletionIter {
     n: usize,
-    k: usize,
-    from_search: Option<Mutex<Receiver<Found>>>,
-    to_search: Option<SyncSender<usize>>,
+    queue: Arc<Queue>,
     stop: Arc<AtomicBool>,
     search: Option<JoinHandle<()>>,
     /// The end, once seen: `(status, stats)`.
@@ -272,13 +294,10 @@ impl CompletionIter {
         let (inst, conflict) = read_instance(instance, blocked)?;
         let options = options(seed, restarts, node_limit, time_limit)?;
         let n = inst.n();
-        let stop = Arc::new(AtomicBool::new(false));
         let mut it = CompletionIter {
             n,
-            k: 1,
-            from_search: None,
-            to_search: None,
-            stop: stop.clone(),
+            queue: Arc::default(),
+            stop: Arc::default(),
             search: None,
             end: None,
             instance: instance_tuple(&inst),
@@ -292,15 +311,13 @@ impl CompletionIter {
         let solver = Solver::try_new(&inst, options)
             .map_err(|e| PyMemoryError::new_err(format!("a board of {n} rows: {e}")))?;
         drop(solver);
-        let (found_tx, found_rx) = sync_channel(0);
-        let (ask_tx, ask_rx) = sync_channel::<usize>(1);
-        let search = std::thread::Builder::new()
-            .name("nqueens-complete".into())
-            .spawn(move || search_all(&inst, options, &stop, &ask_rx, &found_tx))
-            .map_err(|e| PyRuntimeError::new_err(format!("a search thread: {e}")))?;
-        it.from_search = Some(Mutex::new(found_rx));
-        it.to_search = Some(ask_tx);
-        it.search = Some(search);
+        let (queue, stop) = (it.queue.clone(), it.stop.clone());
+        it.search = Some(
+            std::thread::Builder::new()
+                .name("nqueens-complete".into())
+                .spawn(move || search_all(&inst, options, &stop, &queue))
+                .map_err(|e| PyRuntimeError::new_err(format!("a search thread: {e}")))?,
+        );
         Ok(it)
     }
 
@@ -316,11 +333,9 @@ impl CompletionIter {
         py: Python<'py>,
         k: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, usize)> {
-        slf.k = usize::try_from(positive(k, "batch")?).unwrap_or(usize::MAX);
-        let this = &mut *slf;
-        let n = this.n;
-        let cols = this.next_block(py)?.unwrap_or_default();
-        Ok((to_bytes(py, &cols)?, cols.len() / n.max(1)))
+        let k = usize::try_from(positive(k, "batch")?).unwrap_or(usize::MAX);
+        let cols = slf.take(py, k)?;
+        Ok((to_bytes(py, &cols)?, cols.len() / slf.n.max(1)))
     }
 
     /// The next completion's columns as native `u32` bytes.
@@ -328,13 +343,15 @@ impl CompletionIter {
         mut slf: PyRefMut<'py, Self>,
         py: Python<'py>,
     ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        slf.k = 1;
-        let cols = slf.next_block(py)?;
-        cols.map(|c| to_bytes(py, &c)).transpose()
+        let cols = slf.take(py, 1)?;
+        if cols.is_empty() {
+            return Ok(None);
+        }
+        to_bytes(py, &cols).map(Some)
     }
 
     /// `(status, (nodes, failures, propagations, solutions, restarts, seconds))` once the
-    /// search has ended, else `None`.
+    /// search has ended and every completion was taken, else `None`.
     fn end(&self) -> Option<(&'static str, StatsTuple)> {
         self.end
     }
@@ -346,46 +363,52 @@ impl CompletionIter {
 }
 
 impl CompletionIter {
-    fn next_block(&mut self, py: Python<'_>) -> PyResult<Option<Vec<u32>>> {
-        let (Some(ask), Some(from)) = (&self.to_search, &self.from_search) else {
-            return Ok(None);
-        };
-        if ask.send(self.k).is_err() {
-            return Ok(None);
+    /// Up to `k` completions' columns: `k` once the search has found them, fewer at its end
+    /// (none after). Waits without the GIL; Ctrl-C raises `KeyboardInterrupt` and leaves the
+    /// completions found for the next call.
+    fn take(&mut self, py: Python<'_>, k: usize) -> PyResult<Vec<u32>> {
+        if self.search.is_none() {
+            return Ok(Vec::new());
         }
+        let n = self.n.max(1);
+        let queue = &self.queue;
         loop {
-            match py.detach(|| {
-                from.lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .recv_timeout(POLL)
-            }) {
-                Ok(Found::Block(cols)) => return Ok(Some(cols)),
-                Ok(Found::End(status, found, stats)) => {
-                    self.end = Some((status_name(status, found), stats_tuple(&stats)));
-                    self.finish();
-                    return Ok(None);
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        // The search waits for the block it was filling to be taken: the next
-                        // call asks again and gets it.
-                        return Err(e);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.finish();
-                    return Ok(None);
-                }
+            let ready = py.detach(|| {
+                let mut q = queue.lock();
+                q.room = k.max(AHEAD);
+                queue.changed.notify_all();
+                let (q, _) = queue
+                    .changed
+                    .wait_timeout_while(q, POLL, |q| q.cols.len() / n < k && q.end.is_none())
+                    .unwrap_or_else(|e| e.into_inner());
+                q.cols.len() / n >= k || q.end.is_some()
+            });
+            if ready {
+                break;
             }
+            py.check_signals()?;
         }
+        let mut q = queue.lock();
+        let rows = (q.cols.len() / n).min(k);
+        let cols: Vec<u32> = q.cols.drain(..rows * n).collect();
+        queue.changed.notify_all();
+        if q.cols.is_empty()
+            && let Some((status, found, stats)) = q.end
+        {
+            self.end = Some((status_name(status, found), stats_tuple(&stats)));
+            drop(q);
+            self.finish();
+        }
+        Ok(cols)
     }
 
     fn finish(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
-        self.to_search = None;
-        self.from_search = None;
+        self.queue.lock().gone = true;
+        self.queue.changed.notify_all();
         if let Some(search) = self.search.take() {
-            // The search sees the stop flag within CLOCK_EVERY nodes, or a closed channel.
+            // The search sees `gone` at its next completion, or the stop flag within the
+            // solver's CLOCK_EVERY nodes.
             let _ = search.join();
         }
     }
@@ -397,50 +420,28 @@ impl Drop for CompletionIter {
     }
 }
 
-/// The search of a [`CompletionIter`]: waits for a block size, fills a block of that many
-/// completions, hands it over, and again, until the search ends or the iterator is gone.
-fn search_all(
-    inst: &Instance,
-    options: Options,
-    stop: &AtomicBool,
-    ask: &Receiver<usize>,
-    found: &SyncSender<Found>,
-) {
+/// The search of a [`CompletionIter`]: each completion into the queue, waiting while the
+/// queue is full, until the search ends or the iterator is gone.
+fn search_all(inst: &Instance, options: Options, stop: &AtomicBool, queue: &Queue) {
     let Ok(solver) = Solver::try_new(inst, options) else {
         return;
     };
     let mut solver = solver.stop_when(stop);
-    let n = inst.n();
-    let Ok(mut want) = ask.recv() else { return };
-    let mut block = Vec::new();
+    let n = inst.n().max(1);
     let mut seen = 0u64;
     let status = solver.for_each(|p| {
-        seen += 1;
-        block.extend_from_slice(p.cols());
-        if block.len() / n.max(1) < want {
-            return ControlFlow::Continue(());
+        let mut q = queue.lock();
+        while q.cols.len() / n >= q.room.max(1) && !q.gone {
+            q = queue.changed.wait(q).unwrap_or_else(|e| e.into_inner());
         }
-        if found
-            .send(Found::Block(std::mem::take(&mut block)))
-            .is_err()
-        {
+        if q.gone {
             return ControlFlow::Break(());
         }
-        match ask.recv() {
-            Ok(k) => {
-                want = k;
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break(()),
-        }
+        seen += 1;
+        q.cols.extend_from_slice(p.cols());
+        queue.changed.notify_all();
+        ControlFlow::Continue(())
     });
-    if !block.is_empty() {
-        if found.send(Found::Block(block)).is_err() {
-            return;
-        }
-        if ask.recv().is_err() {
-            return;
-        }
-    }
-    let _ = found.send(Found::End(status, seen, *solver.stats()));
+    queue.lock().end = Some((status, seen, *solver.stats()));
+    queue.changed.notify_all();
 }

@@ -42,6 +42,8 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(placement::board, m)?)?;
     m.add_function(wrap_pyfunction!(complete::complete, m)?)?;
     m.add_function(wrap_pyfunction!(trace::trace, m)?)?;
+    m.add_function(wrap_pyfunction!(trace::trace_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(trace::trace_names, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("TimeUp", m.py().get_type::<count::TimeUp>())?;
     m.add_class::<count::CountOptions>()?;

@@ -138,6 +138,23 @@ def trace(
 ) -> str:
     """The trace as JSON Lines, or the library's HTML player with ``html``."""
 
+def trace_columns(
+    n: SupportsIndex, *, algo: str, limit: Optional[SupportsIndex] = None
+) -> Tuple[
+    bytes,
+    bytes,
+    bytes,
+    bytes,
+    bytes,
+    bytes,
+    List[Tuple[int, List[int]]],
+    Tuple[bool, int, int, int, int],
+]:
+    """``(events, rows, cols, reasons, flags, checks, boards, summary)``: see python/src/trace.rs."""
+
+def trace_names() -> Tuple[List[str], List[str]]:
+    """The names of the event and reason codes of ``trace_columns``."""
+
 class PuzzleIter(
     Iterator[
         Tuple[

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import html as _html
-import json
 import operator
 from typing import (
     TYPE_CHECKING,
+    Any,
     Dict,
     Iterator,
     List,
@@ -103,29 +103,29 @@ class SolutionStep(TypedDict):
     checks: int
 
 
+class DuplicateStep(TypedDict):
+    """``symmetry``: a complete board dropped because a smaller image of it is searched."""
+
+    step: int
+    event: Literal["duplicate"]
+    row: None
+    col: None
+    reason: None
+    forced: bool
+    cols: List[int]
+    image: bool
+    checks: int
+
+
 #: One step of a trace: every step has the same nine keys (``None``, or ``False``, where its
 #: event has no such field), so steps make a table with fixed columns, and a type checker
 #: narrows a step by its ``event``: after ``if s["event"] == "place":`` ``s["row"]`` is an
 #: ``int``.
-Step = Union[PlaceStep, RejectStep, RemoveStep, DeadEndStep, SolutionStep]
+Step = Union[PlaceStep, RejectStep, RemoveStep, DeadEndStep, SolutionStep, DuplicateStep]
 
-_ABSENT: Dict[str, object] = {"row": None, "col": None, "reason": None, "forced": False, "cols": None, "image": False}
-
-
-def _step(line: str) -> Step:
-    """A line of the command line's JSON trace (rows and columns from 1) as a :data:`Step`
-    counted from 0, with every key."""
-    raw: Dict[str, object] = json.loads(line)
-    step: Dict[str, object] = dict(_ABSENT)
-    step.update(raw)
-    for key in ("row", "col"):
-        v = step[key]
-        if isinstance(v, int):
-            step[key] = v - 1
-    cols = step["cols"]
-    if isinstance(cols, list):
-        step["cols"] = [c - 1 for c in cols]
-    return cast(Step, step)
+#: The names of the native module's codes of events and reasons (reason 0 is none).
+_EVENTS, _REASONS = _nqueens.trace_names()
+_REASON_NAMES: List[Optional[str]] = [None, *_REASONS]
 
 
 class Trace(Sequence[Step]):
@@ -134,8 +134,9 @@ class Trace(Sequence[Step]):
     header and summary, with rows and columns counted from 0 like every placement of this
     package (the command line and the player count them from 1, as its header's
     ``numbering`` says: ``t[i]`` is the player's step ``i + 1``, its row ``r`` the player's
-    row ``r + 1``). Up to 1,000,000 steps, as many as the player holds; a step is read from
-    its line when asked for, so a long trace costs its text, not a dict a step. In a notebook
+    row ``r + 1``). Up to 1,000,000 steps, as many as the player holds, kept as columns (about
+    20 bytes a step): a step is made a dict when asked for, and :meth:`to_pandas` takes the
+    columns whole. In a notebook
     it shows the library's player (the page of ``nqueens trace --format html``, with its
     controls and search tree); :meth:`to_pandas` makes a table of the steps.
 
@@ -148,13 +149,44 @@ class Trace(Sequence[Step]):
             ``steps``, ``nodes``, ``checks``, ``solutions``.
     """
 
-    def __init__(self, n: int, algo: str, limit: Optional[int], lines: List[str]) -> None:
+    def __init__(self, n: int, algo: str, limit: Optional[int]) -> None:
         self.n = n
         self.algo = algo
         self.limit = limit
         self.numbering = "from 0"
-        self._lines = lines[1:-1]
-        self.summary: Dict[str, object] = json.loads(lines[-1])
+        events, rows, cols, reasons, flags, checks, boards, summary = _nqueens.trace_columns(
+            n, algo=algo, limit=limit
+        )
+        self._events = events
+        self._rows = memoryview(rows).cast("i")
+        self._cols = memoryview(cols).cast("i")
+        self._reasons = reasons
+        self._flags = flags
+        self._checks = memoryview(checks).cast("Q")
+        self._boards: Dict[int, List[int]] = dict(boards)
+        complete, steps, nodes, checked, solutions = summary
+        self.summary: Dict[str, object] = {
+            "end": "complete" if complete else "limit",
+            "steps": steps,
+            "nodes": nodes,
+            "checks": checked,
+            "solutions": solutions,
+        }
+
+    def _step(self, i: int) -> Step:
+        row, col, flags = self._rows[i], self._cols[i], self._flags[i]
+        step = {
+            "step": i + 1,
+            "event": _EVENTS[self._events[i]],
+            "row": None if row < 0 else row,
+            "col": None if col < 0 else col,
+            "reason": _REASON_NAMES[self._reasons[i]],
+            "forced": bool(flags & 1),
+            "cols": self._boards.get(i),
+            "image": bool(flags & 2),
+            "checks": self._checks[i],
+        }
+        return cast(Step, step)
 
     @overload
     def __getitem__(self, i: int) -> Step: ...
@@ -163,15 +195,16 @@ class Trace(Sequence[Step]):
     def __getitem__(self, i: slice) -> List[Step]: ...
 
     def __getitem__(self, i: Union[int, slice]) -> Union[Step, List[Step]]:
+        indices = range(len(self._events))
         if isinstance(i, slice):
-            return [_step(line) for line in self._lines[i]]
-        return _step(self._lines[i])
+            return [self._step(j) for j in indices[i]]
+        return self._step(indices[i])
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return len(self._events)
 
     def __iter__(self) -> Iterator[Step]:
-        return map(_step, self._lines)
+        return map(self._step, range(len(self._events)))
 
     @property
     def complete(self) -> bool:
@@ -185,24 +218,32 @@ class Trace(Sequence[Step]):
         ``Int64`` (``<NA>`` where the event has none, never floats); ``forced`` and
         ``image`` ``bool``; ``cols`` a solution's columns (a list) or ``None``.
         """
+        import numpy as np
         import pandas as pd
 
-        steps = [cast(Dict[str, object], s) for s in self]
+        def ints(data: memoryview) -> "pandas.arrays.IntegerArray":
+            values = np.frombuffer(data, dtype=np.int32).astype(np.int64)
+            return pd.arrays.IntegerArray(values, values < 0)
 
-        def column(key: str) -> List[object]:
-            return [s[key] for s in steps]
-
+        flags = np.frombuffer(self._flags, dtype=np.uint8)
+        reasons = np.array(_REASON_NAMES, dtype=object)[np.frombuffer(self._reasons, np.uint8)]
+        cols: List[Optional[List[int]]] = [None] * len(self)
+        for i, board in self._boards.items():
+            cols[i] = board
         return pd.DataFrame(
             {
-                "step": pd.Series(column("step"), dtype="int64"),
-                "event": pd.Series(column("event"), dtype="string"),
-                "row": pd.Series(column("row"), dtype="Int64"),
-                "col": pd.Series(column("col"), dtype="Int64"),
-                "reason": pd.Series(column("reason"), dtype="string"),
-                "forced": pd.Series(column("forced"), dtype="bool"),
-                "cols": pd.Series(column("cols"), dtype="object"),
-                "image": pd.Series(column("image"), dtype="bool"),
-                "checks": pd.Series(column("checks"), dtype="int64"),
+                "step": pd.Series(np.arange(1, len(self) + 1, dtype=np.int64)),
+                "event": pd.Series(
+                    np.array(_EVENTS, dtype=object)[np.frombuffer(self._events, np.uint8)],
+                    dtype="string",
+                ),
+                "row": pd.Series(ints(self._rows)),
+                "col": pd.Series(ints(self._cols)),
+                "reason": pd.Series(reasons, dtype="string"),
+                "forced": pd.Series(flags & 1 != 0),
+                "cols": pd.Series(cols, dtype="object"),
+                "image": pd.Series(flags & 2 != 0),
+                "checks": pd.Series(np.frombuffer(self._checks, np.uint64).astype(np.int64)),
             }
         )
 
@@ -255,5 +296,4 @@ def trace(
     100
     """
     lim = None if limit is None else operator.index(limit)
-    text = _nqueens.trace(n, algo=algo, limit=lim)
-    return Trace(operator.index(n), algo, lim, text.splitlines())
+    return Trace(operator.index(n), algo, lim)
