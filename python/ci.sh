@@ -2,9 +2,11 @@
 # The Python package as users get it: one abi3 wheel (CPython 3.9 and later) built once with
 # maturin for manylinux2014 (glibc 2.17, linked by zig), installed into fresh virtual
 # environments of the oldest and the newest Python supported, each running the test suite and
-# the doctests (plain `pytest --doctest-modules`). The newest also runs mypy --strict and
-# pyright on the package and on user scripts (the examples and tests/test_typed_api.py), and
-# the notebook-style tour with numpy, tqdm and a Dask LocalCluster.
+# the doctests (plain `pytest --doctest-modules`), with numpy, pandas and tqdm. The newest also
+# runs mypy --strict and pyright on the package and on user scripts (the examples and
+# tests/test_typed_api.py), requires both to refuse each line of tests/typing_refused.py marked
+# `# refused` and nothing else, and executes the notebook (notebooks/tour.ipynb, with nbclient)
+# and the notebook-style tour, with numpy, pandas, tqdm and a Dask LocalCluster.
 #
 # Usage: python/ci.sh   (from any directory; needs cargo, PyPI, and the two interpreters:
 # $NQUEENS_PY_OLD and $NQUEENS_PY_NEW, by default pyenv's 3.9 and 3.13, else python3.9 and
@@ -56,7 +58,7 @@ cd "$tmp"
 for py in "$py_old" "$py_new"; do
     venv="$tmp/venv-$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
     "$py" -m venv "$venv"
-    pip_install "$venv" "$wheel" pytest numpy tqdm
+    pip_install "$venv" "$wheel" pytest numpy pandas tqdm
     "$venv/bin/python" -m pytest "$repo/python/tests" -q -p no:cacheprovider
     "$venv/bin/python" -m pytest -q -p no:cacheprovider --doctest-modules --pyargs nqueens
 done
@@ -67,5 +69,25 @@ checked=("$repo/python/py_src/nqueens" "$repo/examples/python" "$repo/python/tes
 "$venv/bin/python" -m mypy --strict --cache-dir "$tmp/mypy" "${checked[@]}"
 # From the repository, where pyright finds the tour's import of dask_count beside it.
 (cd "$repo" && "$venv/bin/pyright" --pythonpath "$venv/bin/python" "${checked[@]}")
+# The lines a checker must refuse: each line marked `# refused`, and no other.
+refused="$repo/python/tests/typing_refused.py"
+want="$(grep -n '# refused$' "$refused" | cut -d: -f1 | sort -u | tr '\n' ' ')"
+got="$("$venv/bin/python" -m mypy --strict --enable-error-code deprecated --cache-dir "$tmp/mypy" \
+    "$refused" | sed -n 's/^[^:]*:\([0-9]*\): error.*/\1/p' | sort -u | tr '\n' ' ' || true)"
+[ "$got" = "$want" ] || { echo "mypy refused lines $got of $refused, not $want" >&2; exit 1; }
+got="$(cd "$repo" && "$venv/bin/pyright" --pythonpath "$venv/bin/python" "$refused" \
+    | sed -n 's/^ *[^:]*:\([0-9]*\):[0-9]* - error.*/\1/p' | sort -u | tr '\n' ' ' || true)"
+[ "$got" = "$want" ] || { echo "pyright refused lines $got of $refused, not $want" >&2; exit 1; }
 "$venv/bin/python" -m pytest "$repo/python/tests/test_shards.py" -q -p no:cacheprovider -k dask
+# The notebook, every cell run by a Jupyter kernel as a user's would be (about 20 s on 2 cores).
+"$venv/bin/python" - "$repo/python/notebooks/tour.ipynb" <<'PY'
+import sys
+
+import nbformat
+from nbclient import NotebookClient
+
+notebook = nbformat.read(sys.argv[1], as_version=4)
+NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+print(f"{sys.argv[1]}: {len(notebook.cells)} cells run")
+PY
 "$venv/bin/python" "$repo/examples/python/tour.py"

@@ -15,8 +15,9 @@ use crate::convert::{as_int, one_based, type_name};
 /// per column, or any iterable of ints (anything with `__index__`). A value outside `0..n`
 /// becomes `u32::MAX`, which the library reports as off the board; `bad` keeps each such row
 /// with its column as given (1-based, as messages show columns; computed by Python for ints
-/// of any size). With `free_rows`, `None` marks a row without a queen (drawing a partial
-/// board); its column is 0 and its row is listed in `free`.
+/// of any size). With `free_rows`, `None` or `-1` (numpy's way, in an integer array) marks a
+/// row without a queen (drawing a partial board); its column is 0 and its row is listed in
+/// `free`.
 pub(crate) struct Columns {
     pub(crate) cols: Vec<u32>,
     bad: Vec<(usize, String)>,
@@ -25,7 +26,7 @@ pub(crate) struct Columns {
 
 /// Columns read between two looks at Python's signals: Ctrl-C stops reading 10^9 columns
 /// within milliseconds, at no cost worth measuring.
-const SIGNALS: usize = 1 << 20;
+pub(crate) const SIGNALS: usize = 1 << 20;
 
 pub(crate) fn columns(obj: &Bound<'_, PyAny>) -> PyResult<Columns> {
     read_columns(obj, false)
@@ -38,7 +39,7 @@ pub(crate) fn read_columns(obj: &Bound<'_, PyAny>, free_rows: bool) -> PyResult<
         ));
     }
     if let Ok(view) = PyMemoryView::from(obj) {
-        return buffer_columns(&view);
+        return buffer_columns(&view, free_rows);
     }
     let mut bad = Vec::new();
     let mut free = Vec::new();
@@ -66,6 +67,11 @@ pub(crate) fn read_columns(obj: &Bound<'_, PyAny>, free_rows: bool) -> PyResult<
                 type_name(&item)
             )));
         };
+        if free_rows && int.eq(-1)? {
+            free.push(r);
+            given.push(None);
+            continue;
+        }
         given.push(Some(int));
     }
     let n = given.len();
@@ -88,7 +94,7 @@ pub(crate) fn read_columns(obj: &Bound<'_, PyAny>, free_rows: bool) -> PyResult<
 
 /// The columns of a buffer: one copy of its bytes (`memoryview.tobytes`, which also gathers a
 /// strided view), each item decoded by the format's size, sign and byte order.
-fn buffer_columns(view: &Bound<'_, PyMemoryView>) -> PyResult<Columns> {
+fn buffer_columns(view: &Bound<'_, PyMemoryView>, free_rows: bool) -> PyResult<Columns> {
     let py = view.py();
     let format: String = view.getattr(intern!(py, "format"))?.extract()?;
     let ndim: usize = view.getattr(intern!(py, "ndim"))?.extract()?;
@@ -125,6 +131,7 @@ fn buffer_columns(view: &Bound<'_, PyMemoryView>) -> PyResult<Columns> {
     cols.try_reserve_exact(n)
         .map_err(|e| PyMemoryError::new_err(format!("{n} columns: {e}")))?;
     let mut bad = Vec::new();
+    let mut free = Vec::new();
     for (r, item) in bytes.chunks_exact(size).enumerate() {
         if r.is_multiple_of(SIGNALS) {
             py.check_signals()?;
@@ -145,17 +152,17 @@ fn buffer_columns(view: &Bound<'_, PyMemoryView>) -> PyResult<Columns> {
         };
         match u32::try_from(v) {
             Ok(c) if (c as usize) < n => cols.push(c),
+            _ if free_rows && v == -1 => {
+                free.push(r);
+                cols.push(0);
+            }
             _ => {
                 bad.push((r, (v + 1).to_string()));
                 cols.push(u32::MAX);
             }
         }
     }
-    Ok(Columns {
-        cols,
-        bad,
-        free: Vec::new(),
-    })
+    Ok(Columns { cols, bad, free })
 }
 
 impl Columns {

@@ -1,10 +1,10 @@
 //! Arguments from Python as the library takes them: ints (numpy's too), board sizes, squares,
 //! and the library's errors and columns on the way back.
 
-use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 
 /// `obj` as a Python int: an int itself, or what its `__index__` gives (numpy's integer
 /// scalars); `None` for a `bool` (an int to Python, never a size or a column here) and for
@@ -20,9 +20,17 @@ pub(crate) fn as_int<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py,
     if !obj.hasattr(intern!(py, "__index__"))? {
         return Ok(None);
     }
+    // numpy's bools (a scalar, a 0-d array) are not ints either, though numpy before 2.1 gives
+    // them an `__index__` that answers (with a warning).
+    if let Ok(dtype) = obj.getattr(intern!(py, "dtype"))
+        && dtype
+            .getattr(intern!(py, "kind"))
+            .is_ok_and(|kind| kind.eq("b").unwrap_or(false))
+    {
+        return Ok(None);
+    }
     match obj.call_method0(intern!(py, "__index__")) {
         Ok(i) if i.is_instance_of::<PyInt>() && !i.is_instance_of::<PyBool>() => Ok(Some(i)),
-        // numpy's bool has an `__index__` that refuses: not an int either.
         Ok(_) => Ok(None),
         Err(e) if e.is_instance_of::<PyTypeError>(py) => Ok(None),
         Err(e) => Err(e),
@@ -53,9 +61,41 @@ pub(crate) fn natural(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     }
 }
 
-/// A board size: a natural number; 0 and sizes beyond a method's limit are left to the
-/// library, whose messages say what the limit is and why.
+/// An integer argument that must be at least 1 (a count of threads, steps, pixels, rows):
+/// `natural`, with 0 and negative numbers refused alike, as "at least 1".
+pub(crate) fn positive(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+    match natural(obj, what) {
+        Ok(0) => Err(PyValueError::new_err(format!(
+            "{what} must be at least 1, not 0"
+        ))),
+        Err(e) if e.is_instance_of::<PyValueError>(obj.py()) && is_negative(obj) => {
+            Err(PyValueError::new_err(format!(
+                "{what} must be at least 1, not {}",
+                as_int(obj)
+                    .ok()
+                    .flatten()
+                    .map_or_else(|| "?".into(), |i| i.to_string())
+            )))
+        }
+        other => other,
+    }
+}
+
+fn is_negative(obj: &Bound<'_, PyAny>) -> bool {
+    as_int(obj)
+        .ok()
+        .flatten()
+        .and_then(|i| i.lt(0).ok())
+        .unwrap_or(false)
+}
+
+/// A board size: a natural number; a negative one is refused as "at least 1", as every
+/// method's limit starts there; 0 and sizes beyond a method's limit are left to the library,
+/// whose messages say what the limit is and why.
 pub(crate) fn board_size(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if is_negative(obj) {
+        return positive(obj, "N").map(|_| 0);
+    }
     let n = natural(obj, "N")?;
     usize::try_from(n).map_err(|_| PyValueError::new_err(format!("N is too large: {n}")))
 }
@@ -70,8 +110,9 @@ pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
-/// Columns as the bytes of native `u32`s, copied once: the package makes them an
-/// `array('I')` (a `Placement`) or a numpy array without touching each column again.
+/// Columns as the bytes of native `u32`s, copied once: the package makes them a `Placement`
+/// or a numpy array without touching each column again. Bytes that cannot be allocated are a
+/// `MemoryError` that says how many (Python's own says nothing).
 pub(crate) fn to_bytes<'py>(py: Python<'py>, cols: &[u32]) -> PyResult<Bound<'py, PyBytes>> {
     PyBytes::new_with(py, std::mem::size_of_val(cols), |buf| {
         for (out, c) in buf.chunks_exact_mut(4).zip(cols) {
@@ -79,6 +120,21 @@ pub(crate) fn to_bytes<'py>(py: Python<'py>, cols: &[u32]) -> PyResult<Bound<'py
         }
         Ok(())
     })
+    .map_err(|e| out_of_memory(py, e, cols.len()))
+}
+
+/// `e`, or where it is a `MemoryError` without a message, one that says what could not be
+/// allocated: `columns` columns of 4 bytes.
+pub(crate) fn out_of_memory(py: Python<'_>, e: PyErr, columns: usize) -> PyErr {
+    if e.is_instance_of::<PyMemoryError>(py) && e.value(py).to_string().is_empty() {
+        let bytes = u64::try_from(columns).unwrap_or(u64::MAX).saturating_mul(4);
+        PyMemoryError::new_err(format!(
+            "{columns} columns of 4 bytes ({}) could not be allocated",
+            nqueens::memory::human(bytes)
+        ))
+    } else {
+        e
+    }
 }
 
 /// An int as messages show rows and columns: 1-based, computed by Python for ints of any size.
@@ -112,13 +168,96 @@ pub(crate) fn on_board(
     }
 }
 
-/// A square given 0-based from Python: a pair of ints.
+/// A square given 0-based from Python: a pair of ints, as a tuple, a list or a numpy row.
 pub(crate) fn square(obj: &Bound<'_, PyAny>, n: usize, what: &str) -> PyResult<(usize, usize)> {
-    let (r, c): (Bound<'_, PyAny>, Bound<'_, PyAny>) = obj.extract().map_err(|_| {
+    let not_a_pair = || {
         PyTypeError::new_err(format!(
-            "{what} must be (row, column) pairs, not {}",
+            "{what} must be (row, column) pairs or an N x N mask of bools, not {}",
             type_name(obj)
         ))
-    })?;
-    on_board(n, &r, &c)
+    };
+    if obj.is_instance_of::<PyString>() {
+        return Err(not_a_pair());
+    }
+    let pair: Vec<Bound<'_, PyAny>> = obj
+        .try_iter()
+        .map_err(|_| not_a_pair())?
+        .take(3)
+        .collect::<PyResult<_>>()?;
+    match pair.as_slice() {
+        [r, c] => on_board(n, r, c),
+        _ => Err(not_a_pair()),
+    }
+}
+
+/// Squares given 0-based from Python: `(row, col)` pairs (tuples, lists, the rows of a
+/// `(K, 2)` numpy array such as `numpy.argwhere(mask)`), or an `n` x `n` mask of bools (a
+/// numpy array or nested lists), `True` on each square meant.
+pub(crate) fn squares(
+    obj: &Bound<'_, PyAny>,
+    n: usize,
+    what: &str,
+) -> PyResult<Vec<(usize, usize)>> {
+    let py = obj.py();
+    // A numpy array as nested lists of Python ints or bools: one conversion for all its rows.
+    let obj = if obj.hasattr(intern!(py, "ndim"))? && obj.hasattr(intern!(py, "tolist"))? {
+        obj.call_method0(intern!(py, "tolist"))?
+    } else {
+        obj.clone()
+    };
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{what} must be (row, column) pairs or an N x N mask of bools, not str"
+        )));
+    }
+    let rows: Vec<Bound<'_, PyAny>> = obj
+        .try_iter()
+        .map_err(|_| {
+            PyTypeError::new_err(format!(
+                "{what} must be (row, column) pairs or an N x N mask of bools, not {}",
+                type_name(&obj)
+            ))
+        })?
+        .collect::<PyResult<_>>()?;
+    let first_is_bool = match rows.first() {
+        Some(row) if !row.is_instance_of::<PyString>() => row
+            .try_iter()
+            .ok()
+            .and_then(|mut it| it.next())
+            .and_then(Result::ok)
+            .is_some_and(|v| v.is_instance_of::<PyBool>()),
+        _ => false,
+    };
+    if !first_is_bool {
+        return rows.iter().map(|sq| square(sq, n, what)).collect();
+    }
+    let mut out = Vec::new();
+    if rows.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "a {what} mask must be {n} x {n} for this board, not {} rows",
+            rows.len()
+        )));
+    }
+    for (r, row) in rows.iter().enumerate() {
+        let cells: Vec<Bound<'_, PyAny>> = row.try_iter()?.collect::<PyResult<_>>()?;
+        if cells.len() != n {
+            return Err(PyValueError::new_err(format!(
+                "a {what} mask must be {n} x {n} for this board: row {} has {} squares",
+                r + 1,
+                cells.len()
+            )));
+        }
+        for (c, cell) in cells.iter().enumerate() {
+            if !cell.is_instance_of::<PyBool>() {
+                return Err(PyTypeError::new_err(format!(
+                    "a {what} mask holds bools, not {}",
+                    type_name(cell)
+                )));
+            }
+            if cell.is_truthy()? {
+                out.push((r, c));
+            }
+        }
+    }
+    Ok(out)
 }

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use nqueens::Counter;
 use nqueens::algo::Algo;
@@ -14,8 +15,13 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeErr
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::convert::{board_size, natural, type_name, value_error};
+use crate::convert::{board_size, natural, positive, type_name, value_error};
 use crate::interrupt::{interruptible, is_interrupt};
+
+// The time limit of a count has passed: raised by the poll (so told apart from Ctrl-C and from
+// an exception of the progress callback), and by `count` as `TimeUp(message, done, of)`,
+// which the package raises as `CountTimeout`.
+pyo3::create_exception!(_nqueens, TimeUp, pyo3::exceptions::PyException);
 
 /// The options of a count that do not depend on `n`, converted and checked once for a whole
 /// range of sizes: `nqueens.count`'s keyword arguments but `unique` and `progress`, which the
@@ -53,10 +59,7 @@ impl CountOptions {
             .map_or(Ok(Device::Cpu), str::parse)
             .map_err(value_error)?;
         let threads = match threads {
-            Some(t) => match natural(t, "threads")? {
-                0 => return Err(PyValueError::new_err("threads must be at least 1, not 0")),
-                t => Some(usize::try_from(t).unwrap_or(usize::MAX)),
-            },
+            Some(t) => Some(usize::try_from(positive(t, "threads")?).unwrap_or(usize::MAX)),
             None => None,
         };
         let strategy = strategy.map(str::parse).transpose().map_err(value_error)?;
@@ -167,15 +170,32 @@ pub(crate) fn check_count(n: &Bound<'_, PyAny>, options: &Bound<'_, CountOptions
 /// word on how far the count got, and stops the count's tasks, or a ladder algorithm's search,
 /// within milliseconds) and to call `progress(done, total)` when tasks have finished since
 /// the last call.
+///
+/// With `time_limit` (seconds) the count stops as Ctrl-C stops it once that time has passed
+/// and raises `TimeUp(message, done, of)`: the tasks finished (kept in the checkpoint,
+/// if there is one) and the tasks of the whole count. A count the library runs on the
+/// calling thread (N <= 12 by the engine, milliseconds) is never cut short.
 #[pyfunction]
-#[pyo3(signature = (n, options, *, progress=None))]
+#[pyo3(signature = (n, options, *, progress=None, time_limit=None))]
 pub(crate) fn count(
     py: Python<'_>,
     n: &Bound<'_, PyAny>,
     options: &Bound<'_, CountOptions>,
     progress: Option<&Bound<'_, PyAny>>,
+    time_limit: Option<f64>,
 ) -> PyResult<CountTuple> {
     let n = board_size(n)?;
+    let deadline = match time_limit {
+        None => None,
+        Some(s) if s == f64::INFINITY => None,
+        Some(s) => Some(
+            Instant::now() + Duration::try_from_secs_f64(s).map_err(|_| {
+                PyValueError::new_err(format!(
+                    "time_limit must be a number of seconds >= 0 (or None for no limit), not {s}"
+                ))
+            })?,
+        ),
+    };
     let options = options.get();
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);
@@ -202,6 +222,9 @@ pub(crate) fn count(
         &stop,
         || checked.run(),
         || {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return Err(TimeUp::new_err("time_limit"));
+            }
             let now = (done.load(Ordering::Relaxed), total.load(Ordering::Relaxed));
             match progress {
                 Some(f) if now.1 > 0 && shown != Some(now) => {
@@ -213,6 +236,24 @@ pub(crate) fn count(
         },
     );
     if let Some(e) = failure {
+        if e.is_instance_of::<TimeUp>(py) {
+            return Err(match result {
+                Err(CountError::Interrupted { done, of, .. }) => {
+                    let seconds = time_limit.unwrap_or(0.0);
+                    TimeUp::new_err((
+                        format!(
+                            "count of N = {n} stopped at time_limit={seconds} s: {done} of {of} \
+                             tasks counted"
+                        ),
+                        done,
+                        of,
+                    ))
+                }
+                Err(other) => count_error(other),
+                // Finished as the time ran out: the count stands.
+                Ok(r) => return count_tuple(py, r, options.shard),
+            });
+        }
         // Ctrl-C: the library's message says how far the count got.
         return Err(match result {
             Err(stopped @ CountError::Interrupted { .. }) if is_interrupt(py, &e) => {

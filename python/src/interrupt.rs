@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 /// How often a long count looks at Python's signals (Ctrl-C) and reports progress: short
 /// enough that Ctrl-C feels instant, long enough to cost nothing.
-const POLL: Duration = Duration::from_millis(50);
+pub(crate) const POLL: Duration = Duration::from_millis(50);
 
 pub(crate) fn is_interrupt(py: Python<'_>, e: &PyErr) -> bool {
     e.is_instance_of::<PyKeyboardInterrupt>(py)

@@ -43,10 +43,14 @@ fn _nqueens(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(placement::board, m)?)?;
     m.add_function(wrap_pyfunction!(complete::complete, m)?)?;
     m.add_function(wrap_pyfunction!(trace::trace, m)?)?;
+    m.add_function(wrap_pyfunction!(trace::trace_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(trace::trace_names, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("TimeUp", m.py().get_type::<count::TimeUp>())?;
     m.add_class::<count::CountOptions>()?;
     m.add_class::<solutions::SolutionIter>()?;
     m.add_class::<puzzle::PuzzleIter>()?;
+    m.add_class::<complete::CompletionIter>()?;
     m.add("ALGORITHMS", Algo::ALL.map(Algo::name).to_vec())?;
     m.add("STRATEGIES", Strategy::ALL.map(Strategy::name).to_vec())?;
     m.add("MAX_LISTED", nqueens::solutions::MAX_N)?;

@@ -4,7 +4,7 @@ use nqueens::puzzle::{Difficulty, Generator, Puzzles};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
-use crate::convert::{board_size, natural, value_error};
+use crate::convert::{board_size, natural, positive, value_error};
 
 /// One puzzle as a tuple: `(n, givens, blocked, solution, difficulty, (guesses, depth,
 /// failures, propagations))`, squares and columns 0-based.
@@ -49,10 +49,8 @@ impl PuzzleIter {
             .minimal(minimal)
             .difficulty(difficulty);
         if let Some(threads) = threads {
-            match natural(threads, "threads")? {
-                0 => return Err(value_error("threads must be at least 1")),
-                t => generator = generator.threads(usize::try_from(t).unwrap_or(usize::MAX)),
-            }
+            let t = positive(threads, "threads")?;
+            generator = generator.threads(usize::try_from(t).unwrap_or(usize::MAX));
         }
         Ok(PuzzleIter {
             puzzles: generator.puzzles(count),

@@ -3,11 +3,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use nqueens::solutions::{Solutions, UniqueSolutions};
-use pyo3::exceptions::{PyMemoryError, PyValueError};
+use pyo3::exceptions::PyMemoryError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::PyBytes;
 
-use crate::convert::{board_size, natural, to_bytes, value_error};
+use crate::convert::{board_size, positive, to_bytes, value_error};
 use crate::interrupt::interruptible;
 
 /// The lazy iterator of `solutions(n)`: the library's search, advanced one solution per
@@ -47,26 +47,25 @@ impl SolutionIter {
         slf
     }
 
+    /// The next solution's columns as the bytes of native `u32`s, which a `Placement` keeps
+    /// without another copy.
     fn __next__<'py>(
         mut slf: PyRefMut<'py, Self>,
         py: Python<'py>,
-    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
         let listing = &mut slf.listing;
         let next = py.detach(move || match listing {
             Listing::All(it) => it.next(),
             Listing::Unique(it) => it.next(),
         });
-        next.map(|p| PyTuple::new(py, p.cols())).transpose()
+        next.map(|p| to_bytes(py, p.cols())).transpose()
     }
 
     /// `k` as a block size: at least 1, and a block that fits in memory by the library's rule
     /// ([`nqueens::memory::limit`]), counting only the solutions there are where they are
     /// published. `solutions(n, batch=k)` asks before the first block.
     fn check_batch(&self, k: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let k = natural(k, "batch")?;
-        if k == 0 {
-            return Err(PyValueError::new_err("batch must be at least 1, not 0"));
-        }
+        let k = positive(k, "batch")?;
         let n = self.n as u64;
         let there = nqueens::reference::published(self.n).map_or(u128::MAX, |(all, unique)| {
             match self.listing {

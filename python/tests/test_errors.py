@@ -2,6 +2,8 @@
 
 import inspect
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -14,7 +16,7 @@ import nqueens
         ((0,), {}, ValueError, "counts N from 1 to"),
         ((40,), {}, ValueError, "not 40"),
         ((2**70,), {}, ValueError, "too large"),
-        ((-3,), {}, ValueError, "at least 0, not -3"),
+        ((-3,), {}, ValueError, "N must be at least 1, not -3"),
         ((8.0,), {}, TypeError, "int or an iterable of ints"),
         (("8",), {}, TypeError, "N must be an int, not str"),
         ((True,), {}, TypeError, "not bool"),
@@ -27,7 +29,7 @@ import nqueens
         ((27,), {"strategy": "join"}, ValueError, "engine counts N from 1 to"),
         ((8,), {"strategy": "join", "algo": "flags"}, ValueError, "exclude each other"),
         ((8,), {"threads": 0}, ValueError, "threads must be at least 1"),
-        ((8,), {"threads": -2}, ValueError, "threads must be at least 0"),
+        ((8,), {"threads": -2}, ValueError, "threads must be at least 1, not -2"),
         ((8,), {"threads": "2"}, TypeError, "threads must be an int"),
         ((18,), {"strategy": "join", "max_memory": 1000}, ValueError, "more than the limit of 1000.*max_memory"),
         ((8,), {"max_memory": -1}, ValueError, "max_memory"),
@@ -56,7 +58,7 @@ def test_count_documents_each_of_its_options_once():
     documented = set(re.findall(r"^    (\w+):", args, re.M))
     options = set(nqueens.CountOptions.__optional_keys__)
     assert documented == options | {"shard"}
-    engine = options - {"unique", "progress"}
+    engine = options - {"unique", "progress", "time_limit"}
     given = {"device": "cpu", "long": False}
     given.update({k: None for k in engine - given.keys()})
     nqueens._nqueens.CountOptions(shard=None, **given)
@@ -87,3 +89,82 @@ def test_a_count_of_years_is_refused_unless_asked_for():
         nqueens.count(27, threads=2)
     # Asked for, it passes every check (and is not started here).
     nqueens._nqueens.check_count(27, nqueens._nqueens.CountOptions(threads=2, long=True))
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: nqueens.find(-5), "N must be at least 1, not -5"),
+        (lambda: nqueens.count(-1), "N must be at least 1, not -1"),
+        (lambda: nqueens.count(8, threads=-1), "threads must be at least 1, not -1"),
+        (lambda: nqueens.count(8, threads=0), "threads must be at least 1, not 0"),
+        (lambda: nqueens.trace(8, limit=-1), "limit must be at least 1, not -1"),
+        (lambda: nqueens.trace(8, limit=0), "limit must be at least 1, not 0"),
+        (lambda: nqueens.svg([0], size=-1), "size must be at least 1, not -1"),
+        (lambda: nqueens.solutions(8, batch=-1), "batch must be at least 1, not -1"),
+        (lambda: list(nqueens.puzzles(8, threads=-3)), "threads must be at least 1, not -3"),
+    ],
+)
+def test_what_must_be_positive_says_at_least_1(call, message):
+    # 0 and a negative number get the same bound: "at least 0" for -5 beside "at least 1"
+    # for 0 was two answers to one question.
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_flags_are_bools_everywhere():
+    for call in (lambda: nqueens.find(8, random="yes"), lambda: nqueens.count(8, unique="no"),
+                 lambda: nqueens.solutions(8, unique=1), lambda: nqueens.complete([None] * 4, count="no"),
+                 lambda: nqueens.complete([None] * 4, all=1)):
+        with pytest.raises(TypeError, match="must be a bool"):
+            call()
+    with pytest.raises(TypeError, match="batch must be an int, not bool"):
+        nqueens.solutions(8, batch=True)
+
+
+def test_messages_name_the_board_size_N():
+    for call in (lambda: nqueens.count(object()), lambda: nqueens.count("8"), lambda: nqueens.find(-1)):
+        with pytest.raises((TypeError, ValueError)) as e:
+            call()
+        assert str(e.value).startswith("N "), str(e.value)
+
+
+def test_conflicting_givens_have_no_completion():
+    # As CP-SAT says INFEASIBLE: a status, so a loop over instances needs no try.
+    c = nqueens.complete([0, 1, None, None])
+    assert (c.status, c.placement, c.conflict) == (
+        "none", None, "the queen at row 2, column 2 attacks the one at row 1, column 1 along a diagonal")
+    assert nqueens.complete([0, None, 0, None], count=True).count == 0
+    on_blocked = nqueens.complete([0, None], blocked=[(0, 0)])
+    assert on_blocked.status == "none" and "holds a queen and is blocked" in on_blocked.conflict
+    assert nqueens.complete([1, 3, 0, 2]).conflict is None
+    # A text that says so is malformed, as for the command line.
+    with pytest.raises(ValueError, match="line 3"):
+        nqueens.complete("4\nq 1 1\nq 2 2\n")
+
+
+def test_a_memory_error_says_what_it_could_not_allocate():
+    # An address-space limit below the columns asked for: Python's own MemoryError is empty.
+    code = (
+        "import resource, nqueens\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))\n"
+        "try:\n"
+        "    nqueens.find(400_000_000, max_memory=1 << 40)\n"
+        "except MemoryError as e:\n"
+        "    print(repr(str(e)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "400000000 columns of 4 bytes" in out and "could not be allocated" in out, out
+
+
+def test_the_wheel_says_who_and_points_nowhere_it_cannot_reach():
+    from importlib.metadata import metadata
+
+    meta = metadata("nqueens")
+    assert meta["Author"] == "the nqueens developers" or "the nqueens developers" in (meta["Author-email"] or "")
+    assert meta["License-Expression"] == "MIT OR Apache-2.0"
+    text = meta.get_payload() or meta["Description"]
+    assert "Placement" in text and "to_pandas" in text
+    # No path of the source repository, which a wheel's user does not have.
+    for path in ("docs/", "./python", "examples/", "](", "python.md"):
+        assert path not in text, path

@@ -203,3 +203,21 @@ def test_shard_files_still_load_and_merge(tmp_path):
         nqueens.ShardResult.load(tmp_path / "bad")
     with pytest.raises(FileNotFoundError):
         nqueens.merge([tmp_path / "missing"])
+
+
+def test_find_needs_the_memory_it_counts():
+    # The construction's columns are written once, into the bytes the Placement keeps: 4 bytes
+    # a queen, as the memory check counts (a copy beside them was 8, and 12 at the peak).
+    code = (
+        "import resource, nqueens\n"
+        "def peak(): return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024\n"
+        "nqueens.find(1000)\n"
+        "before = peak()\n"
+        "p = nqueens.find(50_000_000, max_memory=210_000_000)\n"
+        "print(peak() - before, len(p))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    grown, n = map(int, out.split())
+    assert n == 50_000_000 and grown < 1.2 * 4 * n, grown
+    with pytest.raises(ValueError, match="more than the limit of"):
+        nqueens.find(50_000_000, max_memory=190_000_000)

@@ -4,6 +4,8 @@ solutions in (K, n) blocks."""
 import array
 import copy
 import pickle
+import re
+import sys
 
 import pytest
 
@@ -57,7 +59,7 @@ def test_the_documented_numpy_uses():
 
 def test_what_is_not_columns():
     with pytest.raises(TypeError, match="one-dimensional"):
-        nqueens.verify(np.zeros((2, 2), dtype=np.int64))
+        nqueens.verify(np.zeros((2, 2, 2), dtype=np.int64))
     with pytest.raises(TypeError, match="ints, not a buffer of format"):
         nqueens.verify(np.zeros(4))
     with pytest.raises(TypeError, match="ints, not a buffer of format"):
@@ -84,17 +86,18 @@ def test_numpy_views_a_placement_without_a_copy():
     p = nqueens.find(1_000_000)
     a = np.asarray(p)
     assert a.dtype == np.uint32 and a.shape == (1_000_000,)
-    assert a.ctypes.data == p.buffer_info()[0] and not a.flags.owndata
-    assert memoryview(p).format == "I"
+    assert a.ctypes.data == np.asarray(p).ctypes.data and not a.flags.owndata
+    if sys.version_info >= (3, 12):
+        assert memoryview(p).format == "I" and memoryview(p).nbytes == 4_000_000
     assert (a == np.asarray(list(p[:10]) + list(p[10:]), dtype=np.uint32)).all()
 
 
 def test_a_placement_is_read_only_and_pickles():
     p = nqueens.Placement([1, 3, 0, 2])
-    for change in (lambda: p.__setitem__(0, 2), lambda: p.append(1), lambda: p.extend([1]),
-                   lambda: p.pop(), lambda: p.reverse()):
-        with pytest.raises(TypeError, match="read-only"):
-            change()
+    for change in ("__setitem__", "append", "extend", "pop", "reverse", "frombytes"):
+        assert not hasattr(p, change)
+    with pytest.raises(AttributeError, match="read-only"):
+        p._cols = memoryview(b"\0\0\0\0").cast("I")
     pickled = [pickle.loads(pickle.dumps(p, protocol)) for protocol in range(pickle.HIGHEST_PROTOCOL + 1)]
     for q in (*pickled, copy.copy(p), copy.deepcopy(p)):
         assert type(q) is nqueens.Placement and q == p
@@ -106,15 +109,15 @@ def test_a_placement_is_read_only_and_pickles():
 
 def test_a_placement_draws_itself():
     p = nqueens.Placement([1, 3, 0, 2])
-    assert p._repr_svg_() == nqueens.svg(p)
+    assert re.sub(r"-\d+", "", p._repr_svg_()) == re.sub(r"-\d+", "", nqueens.svg(p))
     assert p.svg(size=120).startswith('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120"')
     assert nqueens.find(801)._repr_svg_() is None
     partial = nqueens.svg([None, 3, None, None], blocked=[(0, 0), (2, 3)])
-    assert partial.count('<use href="#queen"') == 1 and 'x="3" y="1"' in partial
+    assert partial.count('<use href="#queen-') == 1 and 'x="3" y="1"' in partial
     assert partial.count('stroke="#c00"') == 2
     with pytest.raises(ValueError, match="outside"):
         nqueens.svg([0, None], blocked=[(2, 0)])
-    with pytest.raises(ValueError, match="size must be from 1"):
+    with pytest.raises(ValueError, match="size must be at least 1"):
         nqueens.svg([0], size=0)
     with pytest.raises(TypeError, match="ints or None"):
         nqueens.svg([0, "x"])

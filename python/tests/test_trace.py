@@ -2,6 +2,7 @@
 the library's player for notebooks."""
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -21,11 +22,13 @@ def test_the_same_steps_as_the_command_line(cli, algo):
     # The same steps, counted from 0 as every placement in Python is.
     assert t.numbering == "from 0"
     steps = [json.loads(line) for line in lines[1:-1]]
+    absent = {"row": None, "col": None, "reason": None, "forced": False, "cols": None, "image": False}
+    steps = [{**absent, **step} for step in steps]
     for step in steps:
         for key in ("row", "col"):
             if step.get(key) is not None:
                 step[key] -= 1
-        if "cols" in step:
+        if step["cols"] is not None:
             step["cols"] = [c - 1 for c in step["cols"]]
     assert list(t) == steps
     assert t.summary == json.loads(lines[-1])
@@ -52,7 +55,7 @@ def test_replaying_the_steps_gives_every_solution(algo):
 def test_limits_and_errors():
     t = nqueens.trace(10, algo="backtracking", limit=50)
     assert len(t) == 50 and not t.complete and t.summary["end"] == "limit"
-    with pytest.raises(ValueError, match="more than 300000 steps.*limit=K"):
+    with pytest.raises(ValueError, match="more than 1000000 steps.*limit=K"):
         nqueens.trace(14, algo="backtracking")
     with pytest.raises(ValueError, match="limit must be at least 1"):
         nqueens.trace(8, limit=0)
@@ -71,9 +74,19 @@ def test_the_notebook_player_is_the_librarys_page(cli):
     ).stdout
     assert page == expected and page.startswith("<!DOCTYPE html>")
     shown = t._repr_html_()
-    assert shown.startswith("<iframe srcdoc=\"&lt;!DOCTYPE html&gt;")
-    assert '"' not in shown[len('<iframe srcdoc="'):shown.index('" style=')]
-    # The player holds every step a trace can (1,000,000 against 300,000): a trace's own
-    # limit is the one that refuses.
+    frame = shown[shown.index("<iframe"):]
+    assert frame.startswith("<iframe srcdoc=\"&lt;!DOCTYPE html&gt;")
+    assert '"' not in frame[len('<iframe srcdoc="'):frame.index('" style=')]
+    # A trace holds as many steps as the player: 1,000,000.
     with pytest.raises(ValueError, match="more than a trace holds"):
-        nqueens.trace(10, algo="backtracking", limit=300_001)
+        nqueens.trace(10, algo="backtracking", limit=1_000_001)
+
+
+def test_the_player_says_how_it_counts_and_shows_its_tree():
+    shown = nqueens.trace(5, algo="flags")._repr_html_()
+    note = shown[:shown.index("<iframe")]
+    assert "numbers steps, rows and columns from 1" in note and "t[i]</code> is its step i + 1" in note
+    # Tall enough for the page's search tree at a notebook's width (it ends 1190 to 1270 pixels
+    # down at 800 to 1000 pixels wide; 640 cut it off), and resizable.
+    height = int(re.search(r"style=\"width: 100%; height: (\d+)px", shown).group(1))
+    assert height >= 1280 and "resize: vertical" in shown

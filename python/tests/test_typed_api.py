@@ -5,7 +5,7 @@ types the calls return."""
 from __future__ import annotations
 
 import array
-from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -13,7 +13,11 @@ import numpy.typing as npt
 import nqueens
 
 if TYPE_CHECKING:
-    from typing_extensions import Unpack
+    from typing_extensions import Unpack, assert_type
+else:
+
+    def assert_type(value: object, _: object) -> object:
+        return value
 
 
 def count_of(n: int, **options: Unpack[nqueens.CountOptions]) -> nqueens.CountResult:
@@ -53,3 +57,39 @@ def test_every_call_returns_its_annotated_type() -> None:
     assert step["event"] == "place" and steps.complete
     assert puzzle.solution.verify() and table.startswith("| N |")
     assert isinstance(nqueens.__version__, str)
+
+
+def test_the_names_and_steps_are_typed() -> None:
+    # The names as Literal types: what a checker accepts is what the library takes.
+    algo: nqueens.Algo = "bitboard"
+    strategy: nqueens.Strategy = "join"
+    device: nqueens.Device = "cpu"
+    level: nqueens.Difficulty = "easy"
+    r: nqueens.CountResult = nqueens.count(10, algo=algo, device=device)
+    s: nqueens.CountResult = nqueens.count(10, strategy=strategy)
+    every: List[nqueens.Algo] = list(nqueens.ALGORITHMS)
+    p: nqueens.Puzzle = next(nqueens.puzzles(6, difficulty=level))
+    hard: nqueens.Difficulty = p.difficulty
+    # A step narrowed by its event: its row is an int there.
+    rows: List[int] = []
+    for step in nqueens.trace(6, algo="flags"):
+        if step["event"] == "place":
+            rows.append(step["row"] + 1)
+        elif step["event"] == "solution":
+            assert len(step["cols"]) == 6
+    first: nqueens.Placement = next(nqueens.solutions(8))
+    view = assert_type(np.asarray(first), npt.NDArray[np.uint32])
+    block_ok = nqueens.verify(next(nqueens.solutions(8, batch=10)))
+    it: nqueens.Completions = nqueens.complete([0, None, None, None, None], all=True)
+    completions: List[nqueens.Placement] = list(it)
+    status: Optional[nqueens.Status] = it.status
+    try:
+        nqueens.count(20, time_limit=0.05)
+    except nqueens.CountTimeout as e:
+        done: int = e.tasks_done
+
+    assert r.total == s.total == 724 and every == list(nqueens.ALGORITHMS)
+    assert hard == level and rows and view.dtype == np.uint32
+    assert bool(block_ok.all()) and len(completions) == 2 and status == "solved"
+    assert set(get_args(nqueens.Algo)) == set(nqueens.ALGORITHMS)
+    assert set(get_args(nqueens.Strategy)) == set(nqueens.STRATEGIES)

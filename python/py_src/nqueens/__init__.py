@@ -23,11 +23,12 @@ it without a copy. Arguments take any ints (numpy's too) and any sequence or arr
 
 from __future__ import annotations
 
-import array
 import operator
 import os
+import sys
 from typing import (
     TYPE_CHECKING,
+    Any,
     Iterable,
     Iterator,
     Optional,
@@ -39,13 +40,14 @@ from typing import (
 )
 
 from . import _nqueens
-from ._complete import Completion, SolverStats, complete
+from ._complete import Completion, Completions, SolverStats, complete
 from ._complete import Instance as Instance
 from ._complete import Status as Status
 from ._count import (
     CountOptions,
     CountResult,
     CountResults,
+    CountTimeout,
     ShardResult,
     count,
     merge,
@@ -54,9 +56,21 @@ from ._count import (
 from ._count import PathLike as PathLike
 from ._count import Progress as Progress
 from ._count import ProgressBar as ProgressBar
-from ._placement import Placement
+from ._count import _flag
+from ._placement import Placement, _native
+from ._placement import Squares as Squares
 from ._puzzle import Puzzle, puzzles
 from . import regions
+from ._names import Algo as Algo
+from ._names import Device as Device
+from ._names import Difficulty as Difficulty
+from ._names import Strategy as Strategy
+from ._trace import DeadEndStep as DeadEndStep
+from ._trace import PlaceStep as PlaceStep
+from ._trace import Reason as Reason
+from ._trace import RejectStep as RejectStep
+from ._trace import RemoveStep as RemoveStep
+from ._trace import SolutionStep as SolutionStep
 from ._trace import Step as Step
 from ._trace import Trace, trace
 
@@ -70,9 +84,11 @@ __all__ = [
     "ALGORITHMS",
     "STRATEGIES",
     "Completion",
+    "Completions",
     "CountOptions",
     "CountResult",
     "CountResults",
+    "CountTimeout",
     "Placement",
     "Puzzle",
     "ShardResult",
@@ -95,9 +111,9 @@ __all__ = [
 ]
 
 #: The ladder's algorithms, slowest first, as ``count(n, algo=...)`` takes them.
-ALGORITHMS: Tuple[str, ...] = tuple(_nqueens.ALGORITHMS)
+ALGORITHMS: Tuple[Algo, ...] = cast(Tuple[Algo, ...], tuple(_nqueens.ALGORITHMS))
 #: The engine's strategies, as ``count(n, strategy=...)`` takes them.
-STRATEGIES: Tuple[str, ...] = tuple(_nqueens.STRATEGIES)
+STRATEGIES: Tuple[Strategy, ...] = cast(Tuple[Strategy, ...], tuple(_nqueens.STRATEGIES))
 
 #: Columns as arguments take them: any iterable of ints, numpy's included; a numpy array or an
 #: ``array.array`` of any integer type is read from one copy of its memory.
@@ -150,7 +166,7 @@ def solutions(
         KeyboardInterrupt: Ctrl-C while a block fills (within milliseconds); the solutions
             already taken start the next block.
     """
-    it = _nqueens.SolutionIter(n, unique=unique)
+    it = _nqueens.SolutionIter(n, unique=_flag(unique, "unique"))
     if batch is None:
         return _placements(it)
     try:
@@ -158,12 +174,12 @@ def solutions(
     except ImportError:
         raise ImportError("solutions(n, batch=K) gives numpy arrays: pip install numpy") from None
     return _blocks(it, it.check_batch(batch), operator.index(n), numpy)
-def _placements(it: _nqueens.SolutionIter) -> Iterator[Placement]:
-    # The library's columns need no checking: array's own constructor, without
-    # Placement.__new__'s (0.4 us a solution instead of 2.6).
-    new = array.array.__new__
+def _placements(it: Iterator[bytes]) -> Iterator[Placement]:
+    # The library's columns need no checking: the bytes kept as they come, without
+    # Placement.__new__'s checks.
+    new = Placement._from_bytes
     for cols in it:
-        yield cast(Placement, new(Placement, "I", cols))
+        yield new(cols)
 
 
 def _blocks(
@@ -187,6 +203,8 @@ def find(
 ) -> Optional[Placement]:
     """One solution for ``n`` queens, for any ``n`` up to 4,294,967,295 memory permitting.
 
+    ``random`` takes a ``bool`` (numpy's too), not ``"yes"``.
+
     By default an explicit construction (no search: the same solution every time, linear
     time). With ``random=True`` min-conflicts local search gives a different solution for
     each ``seed`` (the same ``n`` and ``seed`` give the same solution on every machine;
@@ -194,7 +212,9 @@ def find(
 
     Returns a :class:`Placement`, or ``None`` for ``n`` = 2 and 3, which have no solution.
     Its columns are one block of 4 bytes a queen (40 MB for 10^7 queens, where a list would
-    hold 10^7 int objects, about 360 MB); ``numpy.asarray(p)`` views them without a copy.
+    hold 10^7 int objects, about 360 MB), written once by the construction: the call needs
+    those 4 bytes a queen and no more, which is what the memory check counts;
+    ``numpy.asarray(p)`` views them without a copy.
 
     >>> import nqueens
     >>> p = nqueens.find(1000)
@@ -206,12 +226,14 @@ def find(
     True
 
     Raises:
-        ValueError: ``n`` = 0 or too large, the memory needed (about 8 bytes a queen, 13
-            with ``random``) more than ``max_memory`` (default: the memory available now),
-            or a ``seed`` without ``random=True`` (the construction takes none).
+        ValueError: ``n`` = 0 or too large, the memory needed (4 bytes a queen, 13 with
+            ``random``) more than ``max_memory`` (default: the memory available now), or a
+            ``seed`` without ``random=True`` (the construction takes none).
         MemoryError: the search's memory could not be allocated after all.
-        KeyboardInterrupt: Ctrl-C stops a ``random`` search within milliseconds.
+        KeyboardInterrupt: Ctrl-C stops the construction and the ``random`` search within
+            milliseconds.
     """
+    random = _flag(random, "random")
     if seed is not None and not random:
         raise ValueError(
             "seed is for random=True (min-conflicts); the construction gives one solution"
@@ -222,19 +244,54 @@ def find(
     return None if data is None else Placement._from_bytes(data)
 
 
-def verify(columns: Columns) -> bool:
+# A numpy array gives a bool for one dimension and an array of bools for two: its type says
+# neither (numpy's arrays are typed without their number of dimensions), so the answer's is
+# what numpy's own functions give in that case.
+@overload
+def verify(columns: "numpy.ndarray[Any, Any]") -> Any: ...
+
+
+@overload
+def verify(columns: Columns) -> bool: ...
+
+
+def verify(columns: Union[Columns, "numpy.ndarray[Any, Any]"]) -> Any:
     """``True`` if ``columns`` (0-based, one per row) is a solution.
 
     Takes any sequence of ints (numpy's too), or an array of ints of any width and sign
-    (``array.array``, a numpy array), read from one copy of its memory.
+    (``array.array``, a numpy array), read from one copy of its memory. A numpy masked array
+    with a masked row is refused (a row without a queen is no solution, and a mask is never
+    ignored). A two-dimensional ``(K, N)`` numpy array, such as a block of
+    ``solutions(n, batch=K)``, gives a ``(K,)`` numpy array of bools, one a row, as numpy's
+    own comparisons do.
 
     >>> import nqueens
     >>> nqueens.verify([1, 3, 0, 2])
     True
     >>> nqueens.verify([0, 1, 2, 3])
     False
+    >>> import numpy
+    >>> nqueens.verify(numpy.array([[1, 3, 0, 2], [0, 1, 2, 3]]))
+    array([ True, False])
     """
-    return _nqueens.defect(columns) is None
+    rows = _rows(columns)
+    if rows is not None:
+        import numpy as np
+
+        return np.fromiter(
+            (_nqueens.defect(row) is None for row in rows), dtype=np.bool_, count=len(rows)
+        )
+    return _nqueens.defect(_native(columns)) is None
+
+
+def _rows(columns: object) -> "Optional[numpy.typing.NDArray[numpy.integer[Any]]]":
+    """The rows of a two-dimensional numpy array (a masked one's data, if nothing is
+    masked), else ``None``."""
+    np = sys.modules.get("numpy")
+    if np is None or not isinstance(columns, np.ndarray) or getattr(columns, "ndim", 1) != 2:
+        return None
+    data = _native(columns)
+    return cast("numpy.typing.NDArray[numpy.integer[Any]]", data)
 
 
 def defect(columns: Columns) -> Optional[str]:
@@ -250,30 +307,41 @@ def defect(columns: Columns) -> Optional[str]:
     >>> nqueens.defect([0, 5])
     'row 2: column 6 is outside a 2x2 board'
     """
-    return _nqueens.defect(columns)
+    return _nqueens.defect(_native(columns))
 
 
 def svg(
     columns: Iterable[Optional[SupportsIndex]],
     *,
     size: Optional[SupportsIndex] = None,
-    blocked: Optional[Iterable[Tuple[SupportsIndex, SupportsIndex]]] = None,
+    blocked: Optional[Squares] = None,
+    given: Optional[Iterable[SupportsIndex]] = None,
+    title: Optional[str] = None,
 ) -> str:
     """The placement as an SVG picture of the chessboard (N up to 800).
 
-    ``columns`` may hold ``None`` for a row without a queen (a partial board); ``size`` is
-    the picture's side in pixels (default 40 a square, at most 800); ``blocked`` squares,
-    0-based ``(row, col)``, get a red cross. A :class:`Placement` draws itself in a notebook;
+    ``columns`` may hold ``None`` (or ``-1``, numpy's way; a numpy masked array's masked
+    rows) for a row without a queen (a partial board); ``size`` is the picture's side in
+    pixels (default 40 a square, at most 800); ``blocked`` squares get a red cross: 0-based
+    ``(row, col)`` pairs (tuples, lists, a ``(K, 2)`` array such as ``numpy.argwhere(mask)``)
+    or an ``N`` x ``N`` mask of bools; the queens of the ``given`` rows stand on a blue square
+    (an instance's given queens, beside the ones a solver placed); ``title`` is the picture's
+    title (a tooltip), by default how many queens on what board. Every picture has ids of its
+    own, so many boards share a page. A :class:`Placement` draws itself in a notebook;
     ``IPython.display.SVG(nqueens.svg(...))`` draws any.
 
     >>> import nqueens
     >>> nqueens.svg([1, 3, 0, 2]).startswith("<svg")
     True
     >>> picture = nqueens.svg([0, None, None, None], size=100, blocked=[(1, 2)])
-    >>> picture.count('href="#queen"'), 'width="100"' in picture, "#c00" in picture
+    >>> picture.count('href="#queen-'), 'width="100"' in picture, "#c00" in picture
     (1, True, True)
+    >>> "<title>1 queen on a 4x4 board</title>" in picture
+    True
     """
-    return _nqueens.svg(columns, size=size, blocked=blocked)
+    return _nqueens.svg(
+        _native(columns, free=True), size=size, blocked=blocked, given=given, title=title
+    )
 
 
 def board(columns: Columns) -> str:
@@ -286,4 +354,4 @@ def board(columns: Columns) -> str:
     Q . . .
     . . Q .
     """
-    return _nqueens.board(columns)
+    return _nqueens.board(_native(columns))

@@ -6,6 +6,7 @@ import html as _html
 import importlib
 import json
 import numbers
+import operator
 import os
 from dataclasses import dataclass, field
 from typing import (
@@ -17,6 +18,7 @@ from typing import (
     Protocol,
     SupportsIndex,
     Tuple,
+    NoReturn,
     TypedDict,
     Union,
     cast,
@@ -24,9 +26,15 @@ from typing import (
 )
 
 from . import _nqueens
+from ._names import Algo, Device, Strategy
 
 if TYPE_CHECKING:
-    from typing_extensions import Unpack
+    import pandas
+    from typing_extensions import Unpack, deprecated
+else:
+
+    def deprecated(message: str) -> Callable[[object], object]:
+        return lambda f: f
 
 
 class ProgressBar(Protocol):
@@ -46,11 +54,11 @@ class EngineOptions(TypedDict, total=False):
     keyword arguments of :func:`count` but ``unique``, ``progress`` and ``shard``."""
 
     threads: Optional[SupportsIndex]
-    strategy: Optional[str]
-    algo: Optional[str]
+    strategy: Optional[Strategy]
+    algo: Optional[Algo]
     max_memory: Optional[SupportsIndex]
     checkpoint: Optional[PathLike]
-    device: str
+    device: Device
     long: bool
 
 
@@ -61,6 +69,7 @@ class CountOptions(EngineOptions, total=False):
 
     unique: bool
     progress: Optional[Progress]
+    time_limit: Optional[float]
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,31 @@ class CountResults(List[CountResult]):
     def table(self, *, time: bool = True) -> str:
         """The Markdown table of :func:`table`."""
         return table(self, time=time)
+
+    def to_pandas(self) -> "pandas.DataFrame":
+        """A ``pandas.DataFrame``, one row a result, with the same dtypes whatever the
+        results: ``n`` ``int64``; ``total`` ``uint64`` (every count of N up to 27 fits; a
+        larger one is ``object``); ``unique`` the nullable ``UInt64`` (``<NA>`` where not
+        counted); ``seconds`` ``float64``; ``method`` ``string``.
+
+        >>> import nqueens
+        >>> df = nqueens.count(range(4, 9), unique=False).to_pandas()  # doctest: +SKIP
+        >>> df.dtypes.tolist()                                          # doctest: +SKIP
+        [dtype('int64'), dtype('uint64'), UInt64Dtype(), dtype('float64'), string[python]]
+        """
+        import pandas as pd
+
+        totals = [r.total for r in self]
+        fits = all(t < 2**64 for t in totals)
+        return pd.DataFrame(
+            {
+                "n": pd.Series([r.n for r in self], dtype="int64"),
+                "total": pd.Series(totals, dtype="uint64" if fits else "object"),
+                "unique": pd.Series([r.unique for r in self], dtype="UInt64"),
+                "seconds": pd.Series([r.seconds for r in self], dtype="float64"),
+                "method": pd.Series([r.method for r in self], dtype="string"),
+            }
+        )
 
     def _repr_html_(self) -> str:
         return _html_table(self)
@@ -259,11 +293,52 @@ def _flag(value: object, name: str) -> bool:
     raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
 
 
+class CountTimeout(TimeoutError):
+    """A count stopped by its ``time_limit``: a ``TimeoutError``, as ``asyncio.wait_for`` and
+    ``concurrent.futures`` raise one, with how far the count got. There is no partial total to
+    return: the engine's tasks are shares of the search, and the solutions of some of them
+    are no count of anything. With a ``checkpoint`` the finished tasks are kept, and the same
+    call carries on where this one stopped (so a loop of short calls finishes a long count).
+
+    Attributes:
+        n: board size.
+        time_limit: the limit, in seconds.
+        tasks_done: the tasks finished (for the engine; 0 for a ladder algorithm's search).
+        tasks: the tasks of the whole count.
+        checkpoint: the file that keeps the finished tasks, or ``None``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        n: int,
+        time_limit: float,
+        tasks_done: int,
+        tasks: int,
+        checkpoint: Optional[PathLike],
+    ) -> None:
+        super().__init__(message)
+        self.n = n
+        self.time_limit = time_limit
+        self.tasks_done = tasks_done
+        self.tasks = tasks
+        self.checkpoint = checkpoint
+
+
 def _is_size(n: object) -> bool:
-    # numpy's ints are Integral; an array has __index__ too, but is a list of sizes.
+    # numpy's ints are Integral; an array has __index__ too, but is a list of sizes unless
+    # it has no dimension (numpy.array(8)).
     return isinstance(n, numbers.Integral) or (
-        hasattr(n, "__index__") and not hasattr(n, "__iter__")
+        hasattr(n, "__index__") and (not hasattr(n, "__iter__") or getattr(n, "ndim", 1) == 0)
     )
+
+
+# A bool is an int to Python, never a board size: refused at run time, and flagged as
+# deprecated by type checkers (mypy's note, pyright's reportDeprecated, an editor's
+# strike-through), the one way a type can set it apart from an int.
+@overload
+@deprecated("a bool is not a board size: count(True) raises TypeError")
+def count(n: bool, *, shard: None = ..., **options: Unpack[CountOptions]) -> NoReturn: ...
 
 
 # An array of sizes has __index__ too (numpy's arrays do): the iterable comes first.
@@ -327,6 +402,11 @@ def count(
             ``t % k == i``) and return a :class:`ShardResult` for :func:`merge` (engine only).
         long: start a count estimated to take more than a week (``count(25)`` and up on a few
             cores); otherwise such a count raises ``ValueError`` with the estimate.
+        time_limit: seconds after which the count stops (as Ctrl-C stops it: within
+            milliseconds) and raises :class:`CountTimeout`, a ``TimeoutError`` that says how
+            many tasks were finished (kept in the ``checkpoint``, if any); ``None`` or
+            ``inf`` for no limit. Counts the library runs on the calling thread (N up to 12
+            by the engine: milliseconds) always finish.
 
     Returns:
         A :class:`CountResult`; a :class:`ShardResult` with ``shard``; a
@@ -335,7 +415,8 @@ def count(
     Raises:
         ValueError: ``n`` or an option out of range, with the library's message (for
             example ``count(40)``, ``count(13, algo="permutations")``).
-        TypeError: an argument of the wrong type.
+        TypeError: an argument of the wrong type (a ``bool`` is not a size).
+        CountTimeout: the ``time_limit`` came first.
         KeyboardInterrupt: Ctrl-C during the count: the engine's tasks and the ladder's
             searches stop within milliseconds; the message says how far the count got.
 
@@ -356,13 +437,15 @@ def count(
     if unknown:
         raise TypeError(f"count() got an unexpected keyword argument {min(unknown)!r}")
     unique = _flag(options.pop("unique", True), "unique")
+    limit = options.pop("time_limit", None)
     per_board, close = _progress_hooks(options.pop("progress", None))
     engine: EngineOptions = options
     try:
         if _is_size(n):
             size: SupportsIndex = n  # type: ignore[assignment]
             hook = None if per_board is None else per_board(int(size))
-            return _count_one(size, _nqueens.CountOptions(shard=shard, **engine), unique, hook)
+            checked_one = _nqueens.CountOptions(shard=shard, **engine)
+            return _count_one(size, checked_one, unique, hook, limit, engine)
         if isinstance(n, (str, bytes, bytearray, memoryview)):
             # Iterating b"8" gives 56: text and bytes are neither a size nor sizes.
             raise TypeError(f"N must be an int, not {type(n).__name__}")
@@ -370,7 +453,7 @@ def count(
             sizes = list(n)  # type: ignore[arg-type]
         except TypeError:
             raise TypeError(
-                f"n must be an int or an iterable of ints, not {type(n).__name__}"
+                f"N must be an int or an iterable of ints, not {type(n).__name__}"
             ) from None
         if shard is not None:
             raise ValueError("shard takes a single N, not several")
@@ -380,7 +463,7 @@ def count(
         results = CountResults()
         for size in sizes:
             hook = None if per_board is None else per_board(int(size))
-            r = _count_one(size, checked, unique, hook)
+            r = _count_one(size, checked, unique, hook, limit, engine)
             assert isinstance(r, CountResult)
             results.append(r)
         return results
@@ -393,8 +476,23 @@ def _count_one(
     options: _nqueens.CountOptions,
     unique: bool,
     hook: Optional[Callable[[int, int], object]],
+    time_limit: Optional[float],
+    engine: EngineOptions,
 ) -> Union[CountResult, ShardResult]:
-    size, total, uniq, seconds, method, text = _nqueens.count(n, options, progress=hook)
+    try:
+        size, total, uniq, seconds, method, text = _nqueens.count(
+            n, options, progress=hook, time_limit=time_limit
+        )
+    except _nqueens.TimeUp as e:
+        message, done, of = e.args
+        raise CountTimeout(
+            message,
+            operator.index(n),
+            cast(float, time_limit),
+            done,
+            of,
+            engine.get("checkpoint"),
+        ) from None
     if text is not None:
         return ShardResult.from_json(text)
     return CountResult(size, total, uniq if unique else None, seconds, method)

@@ -6,7 +6,17 @@ ints, or a one-dimensional buffer of ints of any width.
 """
 
 import os
-from typing import Callable, Iterable, Iterator, List, Optional, SupportsIndex, Tuple, Union
+from typing import (
+    Callable,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    SupportsIndex,
+    Tuple,
+    Union,
+)
 
 from typing_extensions import Unpack
 
@@ -17,8 +27,11 @@ ALGORITHMS: List[str]
 STRATEGIES: List[str]
 MAX_LISTED: int
 
+class TimeUp(Exception):
+    """A count's time limit passed: ``args`` are ``(message, tasks done, tasks)``."""
+
 _Shard = Tuple[SupportsIndex, SupportsIndex]
-_Square = Tuple[SupportsIndex, SupportsIndex]
+_Square = Sequence[SupportsIndex]
 
 class CountOptions:
     """The options of a count, converted and checked once for any number of sizes."""
@@ -35,18 +48,20 @@ def count(
     options: CountOptions,
     *,
     progress: Optional[Callable[[int, int], object]] = None,
+    time_limit: Optional[float] = None,
 ) -> Tuple[int, int, Optional[int], float, str, Optional[str]]:
-    """``(n, total, unique, seconds, method, shard)``; ``shard`` the result file's text."""
+    """``(n, total, unique, seconds, method, shard)``; ``shard`` the result file's text;
+    ``TimeUp(message, done, of)`` once ``time_limit`` has passed."""
 
 def merge(results: List[Tuple[str, str]]) -> Tuple[int, int, int, float, str]:
     """Adds up ``(name, result file text)`` pairs: ``(n, total, unique, seconds, method)``."""
 
-class SolutionIter(Iterator[Tuple[int, ...]]):
-    """The lazy iterator of ``nqueens.solutions``."""
+class SolutionIter(Iterator[bytes]):
+    """The lazy iterator of ``nqueens.solutions``: each solution's native uint32 bytes."""
 
     def __init__(self, n: SupportsIndex, *, unique: bool = False) -> None: ...
     def __iter__(self) -> "SolutionIter": ...
-    def __next__(self) -> Tuple[int, ...]: ...
+    def __next__(self) -> bytes: ...
     def check_batch(self, k: SupportsIndex) -> int:
         """``k`` if a block of ``k`` solutions fits in memory, else ``MemoryError``."""
     def batch(self, k: SupportsIndex) -> Tuple[bytes, int]:
@@ -64,22 +79,27 @@ def find(
 ) -> Optional[bytes]:
     """One solution's columns as native uint32 bytes, or ``None`` for N = 2, 3."""
 
-def defect(columns: Iterable[SupportsIndex]) -> Optional[str]:
+def defect(columns: object) -> Optional[str]:
     """``None`` for a solution, else what is wrong."""
 
 def svg(
-    columns: Iterable[Optional[SupportsIndex]],
+    columns: object,
     *,
     size: Optional[SupportsIndex] = None,
     blocked: Optional[Iterable[_Square]] = None,
+    given: Optional[Iterable[SupportsIndex]] = None,
+    title: Optional[str] = None,
 ) -> str:
     """An SVG picture of the (partial) placement."""
 
-def board(columns: Iterable[SupportsIndex]) -> str:
+def board(columns: object) -> str:
     """The placement drawn with ``Q`` and ``.``."""
 
+_Stats = Tuple[int, int, int, int, int, float]
+_Instance = Tuple[int, List[Tuple[int, int]], List[Tuple[int, int]]]
+
 def complete(
-    instance: Union[str, Iterable[str], Iterable[Optional[SupportsIndex]]],
+    instance: object,
     *,
     blocked: Optional[Iterable[_Square]] = None,
     count: bool = False,
@@ -87,14 +107,53 @@ def complete(
     restarts: bool = True,
     node_limit: Optional[SupportsIndex] = None,
     time_limit: Optional[float] = None,
-) -> Tuple[str, Optional[Tuple[int, ...]], Optional[int], Tuple[int, int, int, int, int, float]]:
+) -> Tuple[str, Optional[bytes], Optional[int], _Stats, _Instance, Optional[str]]:
     """``(status, placement, count, (nodes, failures, propagations, solutions, restarts,
-    seconds))``."""
+    seconds), (n, givens, blocked), conflict)``."""
+
+class CompletionIter(Iterator[bytes]):
+    """The lazy iterator of ``complete(..., all=True)``: each completion's uint32 bytes."""
+
+    def __init__(
+        self,
+        instance: object,
+        *,
+        blocked: Optional[Iterable[_Square]] = None,
+        seed: Optional[SupportsIndex] = None,
+        restarts: bool = True,
+        node_limit: Optional[SupportsIndex] = None,
+        time_limit: Optional[float] = None,
+    ) -> None: ...
+    def __iter__(self) -> "CompletionIter": ...
+    def __next__(self) -> bytes: ...
+    def batch(self, k: SupportsIndex) -> Tuple[bytes, int]:
+        """Up to ``k`` completions: the bytes of ``rows`` x ``n`` uint32s, and ``rows``."""
+    def end(self) -> Optional[Tuple[str, _Stats]]:
+        """``(status, stats)`` once the search has ended."""
+    def instance(self) -> Tuple[_Instance, Optional[str]]:
+        """``(n, givens, blocked)`` and the conflict."""
 
 def trace(
     n: SupportsIndex, *, algo: str, limit: Optional[SupportsIndex] = None, html: bool = False
 ) -> str:
     """The trace as JSON Lines, or the library's HTML player with ``html``."""
+
+def trace_columns(
+    n: SupportsIndex, *, algo: str, limit: Optional[SupportsIndex] = None
+) -> Tuple[
+    bytes,
+    bytes,
+    bytes,
+    bytes,
+    bytes,
+    bytes,
+    List[Tuple[int, List[int]]],
+    Tuple[bool, int, int, int, int],
+]:
+    """``(events, rows, cols, reasons, flags, checks, boards, summary)``: see python/src/trace.rs."""
+
+def trace_names() -> Tuple[List[str], List[str]]:
+    """The names of the event and reason codes of ``trace_columns``."""
 
 class PuzzleIter(
     Iterator[

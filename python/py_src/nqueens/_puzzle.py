@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import array
+import html as _html
 from dataclasses import dataclass
-from typing import Dict, Iterator, Optional, SupportsIndex, Tuple
+from typing import Dict, Iterator, List, Optional, SupportsIndex, Tuple, cast
 
 from . import _nqueens
+from ._names import Difficulty
 from ._placement import Placement
 
 
@@ -30,7 +33,7 @@ class Puzzle:
     givens: Tuple[Tuple[int, int], ...]
     blocked: Tuple[Tuple[int, int], ...]
     solution: Placement
-    difficulty: str
+    difficulty: Difficulty
     guesses: int
     depth: int
     failures: int
@@ -46,12 +49,38 @@ class Puzzle:
             rows[r][c] = "x"
         return "".join(" ".join(row) + "\n" for row in rows)
 
+    def svg(self, *, size: Optional[SupportsIndex] = None) -> str:
+        """The puzzle as an SVG picture: the given queens on blue squares, the blocked squares
+        crossed out, the rest free; its title says the difficulty."""
+        cols: List[Optional[int]] = [None] * self.n
+        for r, c in self.givens:
+            cols[r] = c
+        return _nqueens.svg(
+            cols,
+            size=size,
+            blocked=self.blocked,
+            given=[r for r, _ in self.givens],
+            title=self._caption(),
+        )
+
+    def _caption(self) -> str:
+        return (
+            f"{self.difficulty} puzzle, {self.n}x{self.n}: {len(self.givens)} given, "
+            f"{len(self.blocked)} blocked, one completion"
+        )
+
     def _repr_html_(self) -> str:
-        # A notebook shows the board, not the dataclass's fields.
-        return f"<pre>{self.drawing()}</pre>"
+        # A notebook shows the board and how hard it is, not the dataclass's fields.
+        return (
+            f"<figure style=\"display: inline-block; margin: 0\">{self.svg()}"
+            f"<figcaption>{_html.escape(self._caption())} ({self.guesses} guesses)"
+            "</figcaption></figure>"
+        )
 
     def to_dict(self) -> Dict[str, object]:
-        """Plain lists and numbers, for ``pandas.DataFrame`` or ``datasets.Dataset.from_list``."""
+        """Plain lists and numbers, for ``pandas.DataFrame`` or ``datasets.Dataset.from_list``;
+        ``complete(row["solution"]...)`` and ``complete(..., blocked=row["blocked"])`` take
+        its lists back."""
         return {
             "n": self.n,
             "givens": [list(sq) for sq in self.givens],
@@ -73,7 +102,7 @@ def puzzles(
     seed: SupportsIndex = 0,
     blocked: bool = False,
     minimal: bool = False,
-    difficulty: Optional[str] = None,
+    difficulty: Optional[Difficulty] = None,
     threads: Optional[SupportsIndex] = None,
 ) -> Iterator[Puzzle]:
     """Puzzles with exactly one completion, lazily, in order (``nqueens puzzle``).
@@ -110,7 +139,7 @@ def puzzles(
             n_,
             tuple(givens),
             tuple(blocked_),
-            Placement(solution),
-            level,
+            Placement._from_bytes(array.array("I", solution).tobytes()),
+            cast(Difficulty, level),
             *measures,
         )
