@@ -1,8 +1,6 @@
 """count(): against the published counts, every method, progress, Ctrl-C, the GIL."""
 
-import _thread
 import doctest
-import signal
 import sys
 import threading
 import time
@@ -10,7 +8,7 @@ import time
 import pytest
 
 import nqueens
-from conftest import published
+from conftest import published, stopped_within
 
 PUBLISHED = published()
 
@@ -185,39 +183,7 @@ STOPPED = {
 def test_ctrl_c_stops_a_long_call(name):
     """KeyboardInterrupt comes within a second, not at the end of the call, and says how far
     the call got."""
-    call = LONG_CALLS[name]
-    # Ctrl-C is pressed after 0.5 s, and again every 0.5 s until the count returns: one press
-    # that came too early or went astray cannot leave the test waiting minutes for the whole
-    # count. The handler raises KeyboardInterrupt (as Python's own does) at the first press it
-    # sees and ignores the rest, so that a press after the count has stopped raises nothing.
-    presses = []
-
-    def on_ctrl_c(signum, frame):
-        presses.append(time.perf_counter())
-        if len(presses) == 1:
-            raise KeyboardInterrupt
-
-    returned = threading.Event()
-
-    def press():
-        while not returned.wait(0.5):
-            _thread.interrupt_main()
-
-    previous = signal.signal(signal.SIGINT, on_ctrl_c)
-    presser = threading.Thread(target=press)
-    started = time.perf_counter()
-    presser.start()
-    try:
-        with pytest.raises(KeyboardInterrupt, match=STOPPED[name]):
-            call()
-        stopped = time.perf_counter()
-    finally:
-        returned.set()
-        presser.join()
-        signal.signal(signal.SIGINT, previous)
-    # The first press came after 0.5 s; the call ended within a second of it.
-    bound = BOUND.get(name, 1.0)
-    assert presses and stopped - presses[0] < bound, (stopped - presses[0], stopped - started)
+    stopped_within(LONG_CALLS[name], BOUND.get(name, 1.0), match=STOPPED[name])
     # The module is still usable.
     assert nqueens.count(8).total == 92
 

@@ -2,16 +2,14 @@
 sizes a user must not be able to turn into unbounded threads, memory or reads, and long work
 that Ctrl-C must stop."""
 
-import _thread
 import os
 import subprocess
 import sys
-import threading
-import time
 
 import pytest
 
 import nqueens
+from conftest import stopped_within
 
 numpy = pytest.importorskip("numpy")
 
@@ -53,52 +51,6 @@ def test_a_batch_counts_only_the_solutions_there_are():
     assert block.shape == (92, 8)
     (block,) = list(nqueens.solutions(8, unique=True, batch=10**12))
     assert block.shape == (12, 8)
-
-
-def press_ctrl_c_until(returned):
-    """Ctrl-C after 0.5 s and every 0.5 s after, until `returned` is set; the first press
-    seen raises KeyboardInterrupt (as Python's own handler does), the rest are ignored."""
-    import signal
-
-    # The times of the presses, not of the handler's runs: a call that does not look at
-    # signals runs the handler only when it returns.
-    presses = []
-    seen = []
-
-    def on_ctrl_c(signum, frame):
-        seen.append(signum)
-        if len(seen) == 1:
-            raise KeyboardInterrupt
-
-    def press():
-        while not returned.wait(0.5):
-            presses.append(time.perf_counter())
-            _thread.interrupt_main()
-
-    previous = signal.signal(signal.SIGINT, on_ctrl_c)
-    presser = threading.Thread(target=press)
-    presser.start()
-
-    def done():
-        returned.set()
-        presser.join()
-        signal.signal(signal.SIGINT, previous)
-
-    return presses, done
-
-
-def stopped_within(call, bound):
-    """Runs `call` under Ctrl-C; asserts that KeyboardInterrupt came within `bound` seconds of
-    the first press."""
-    returned = threading.Event()
-    presses, done = press_ctrl_c_until(returned)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            call()
-        stopped = time.perf_counter()
-    finally:
-        done()
-    assert presses and stopped - presses[0] < bound, stopped - presses[0]
 
 
 def test_ctrl_c_stops_a_block_filling():

@@ -3,20 +3,18 @@ line (`nqueens region`), which calls the same library."""
 
 from __future__ import annotations
 
-import _thread
 import itertools
 import json
 import random
-import signal
 import subprocess
-import threading
-import time
 
 import numpy as np
 import pytest
 
 from nqueens import regions
 from nqueens.regions import Board
+
+from conftest import stopped_within
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
@@ -327,29 +325,5 @@ LONG_CALLS = {
 def test_ctrl_c_stops_a_long_call(name):
     """KeyboardInterrupt comes within a second of Ctrl-C (pressed every 0.5 s until the call
     returns; the first press seen raises), and the module is still usable."""
-    presses = []
-
-    def on_ctrl_c(signum, frame):
-        presses.append(time.perf_counter())
-        if len(presses) == 1:
-            raise KeyboardInterrupt
-
-    returned = threading.Event()
-
-    def press():
-        while not returned.wait(0.5):
-            _thread.interrupt_main()
-
-    previous = signal.signal(signal.SIGINT, on_ctrl_c)
-    presser = threading.Thread(target=press)
-    presser.start()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            LONG_CALLS[name]()
-        stopped = time.perf_counter()
-    finally:
-        returned.set()
-        presser.join()
-        signal.signal(signal.SIGINT, previous)
-    assert presses and stopped - presses[0] < 1.0
+    stopped_within(LONG_CALLS[name], 1.0)
     assert Board(["AAAA", "BBBB", "CCCC", "DDDD"]).count() == 2
