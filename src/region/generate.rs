@@ -35,8 +35,8 @@ use super::{Board, Difficulty, Rating, Search, rate};
 /// The smallest grid puzzles are made for: 4 x 4 has only two solutions to choose from.
 pub const GENERATE_MIN_N: usize = 5;
 
-/// The largest grid puzzles are made for. The reshaping's proofs grow with the grid; at 32 a
-/// puzzle takes seconds (docs/regions.md).
+/// The largest grid puzzles are made for. The proofs grow steeply with the grid: at 28 a
+/// puzzle takes seconds, at 32 minutes (docs/regions.md).
 pub const GENERATE_MAX_N: usize = 32;
 
 /// Grids made and dropped for their difficulty before giving up, unless
