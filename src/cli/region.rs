@@ -33,6 +33,32 @@ enum Format {
     Html,
 }
 
+/// When `--format board` paints regions in colour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ColorArg {
+    /// When standard output is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always (the letters and borders stay).
+    Always,
+    /// Never.
+    Never,
+}
+
+impl ColorArg {
+    /// Whether to paint.
+    fn wanted(self) -> bool {
+        use std::io::IsTerminal;
+        match self {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => {
+                io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
+}
+
 /// Which unit the solver fills next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum OrderArg {
@@ -54,6 +80,10 @@ See docs/regions.md.")]
 pub struct Args {
     #[command(subcommand)]
     verb: Verb,
+    /// Paint `--format board` drawings in a colour-blind-safe palette: auto (when standard
+    /// output is a terminal and NO_COLOR is unset), always or never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
 }
 
 #[derive(clap::Subcommand)]
@@ -147,6 +177,7 @@ enum Verb {
 
 /// Runs `nqueens region`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    let colour = args.color.wanted();
     let mut out = BufWriter::new(io::stdout().lock());
     let result = match args.verb {
         Verb::Solve {
@@ -159,7 +190,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             &mut out,
             &file,
             limit.or((!all).then_some(1)),
-            format,
+            (format, colour),
             order,
         ),
         Verb::Count { file, limit, order } => count(&mut out, &file, limit, order),
@@ -171,7 +202,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             difficulty,
             format,
             threads,
-        } => generate(&mut out, n, count, seed, difficulty, format, threads),
+        } => generate(
+            &mut out,
+            n,
+            count,
+            seed,
+            difficulty,
+            (format, colour),
+            threads,
+        ),
         Verb::Rate {
             file,
             steps,
@@ -180,7 +219,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => rate_all(&mut out, &file, steps, hint, json),
         Verb::Draw { file, format } => {
             let boards = read(&file)?;
-            write_boards(&mut out, &boards, format)
+            write_boards(&mut out, &boards, (format, colour))
         }
     };
     out.flush().ok();
@@ -219,8 +258,24 @@ fn order(order: OrderArg) -> Order {
     }
 }
 
-/// Writes boards in a format; SVG holds one board.
-fn write_boards(out: &mut impl Write, boards: &[Board], format: Format) -> anyhow::Result<()> {
+/// A format, and whether a board drawing is in colour.
+type Style = (Format, bool);
+
+/// A board drawn for the terminal, in colour or not.
+fn drawn(board: &Board, colour: bool) -> String {
+    if colour {
+        svg::terminal_in_colour(board)
+    } else {
+        svg::terminal(board)
+    }
+}
+
+/// Writes boards in a format; an SVG picture and a page hold one board.
+fn write_boards(
+    out: &mut impl Write,
+    boards: &[Board],
+    (format, colour): Style,
+) -> anyhow::Result<()> {
     if matches!(format, Format::Svg | Format::Html) && boards.len() > 1 {
         let what = if format == Format::Svg {
             "an SVG picture"
@@ -238,8 +293,8 @@ fn write_boards(out: &mut impl Write, boards: &[Board], format: Format) -> anyho
             Format::Text => board.to_text(),
             Format::Json => format!("{}\n", board.to_json()),
             Format::Svg => svg::draw(board),
-            Format::Board if i > 0 => format!("\n{}", svg::terminal(board)),
-            Format::Board => svg::terminal(board),
+            Format::Board if i > 0 => format!("\n{}", drawn(board, colour)),
+            Format::Board => drawn(board, colour),
             Format::Html => html::page(board),
         };
         out.write_all(text.as_bytes())
@@ -262,7 +317,7 @@ fn solve(
     out: &mut impl Write,
     file: &Input,
     limit: Option<u64>,
-    format: Format,
+    style: Style,
     order_arg: OrderArg,
 ) -> anyhow::Result<()> {
     let boards = read(file)?;
@@ -277,14 +332,14 @@ fn solve(
         let counted = s.for_each(|columns| solutions.push(board.with_solution(columns)));
         // Solutions found before an interrupt are written all the same.
         if counted.is_err() {
-            write_boards(out, &solutions, format)?;
+            write_boards(out, &solutions, style)?;
             return Err(interrupted(nqueens::region::Stopped));
         }
         if solutions.len() == before {
             unsolved += 1;
         }
     }
-    write_boards(out, &solutions, format)?;
+    write_boards(out, &solutions, style)?;
     if unsolved > 0 {
         anyhow::bail!("{unsolved} of {} puzzle(s) have no solution", boards.len());
     }
@@ -412,7 +467,7 @@ fn generate(
     count: u64,
     seed: Option<u64>,
     difficulty: Option<Difficulty>,
-    format: Format,
+    (format, colour): Style,
     threads: Option<u64>,
 ) -> anyhow::Result<()> {
     let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -447,7 +502,7 @@ fn generate(
             }
             Err(e) => return Err(e.into()),
         };
-        let text = written(&puzzle, number, format);
+        let text = written(&puzzle, number, (format, colour));
         // Each puzzle is out before the next is made: a long run streams.
         match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
@@ -458,7 +513,7 @@ fn generate(
 }
 
 /// One generated puzzle in a format.
-fn written(puzzle: &Puzzle, number: u64, format: Format) -> String {
+fn written(puzzle: &Puzzle, number: u64, (format, colour): Style) -> String {
     let columns = puzzle
         .solution
         .iter()
@@ -471,7 +526,7 @@ fn written(puzzle: &Puzzle, number: u64, format: Format) -> String {
             let drawing = if format == Format::Text {
                 puzzle.board.to_text()
             } else {
-                svg::terminal(&puzzle.board)
+                drawn(&puzzle.board, colour)
             };
             format!(
                 "# region puzzle {number}: N={}, {} ({} steps: {})\n{drawing}# solution: {columns}\n\n",

@@ -9,11 +9,13 @@
 //!    region only if the solution stays the only one, and a cell no region beside it can take
 //!    waits for the end, when it joins any.
 //! 3. **Reshaped until unique** (if some cell had to join anyway): the exact solver looks for
-//!    two solutions; while it finds
-//!    another one, one of that one's queens not shared with the solution moves to a
-//!    neighbouring region (one that stays connected without it). That region now holds two of
-//!    the other's queens, so the other is no solution, while the solution's queens kept their
-//!    regions. A grid that cannot be reshaped within `RESHAPES` moves is dropped for a new one.
+//!    two solutions; while it finds another one, one of that one's queens not shared with the
+//!    solution moves to another region: the cell, the shortest path within its region to a
+//!    cell beside another region, and whatever of its region reached the region's queen only
+//!    through them, so that both regions stay connected. The region moved into now holds two
+//!    of the other's queens, so the other is no solution, while the solution's queens kept
+//!    their regions. A grid that cannot be reshaped within `RESHAPES` moves, or whose proof
+//!    runs past its budget, is dropped for a new one.
 //! 4. **Rated** by [`rate`](super::rate); with a difficulty asked for, a puzzle of another one
 //!    is dropped, up to [`Generator::tries`] grids.
 //!
@@ -33,8 +35,8 @@ use super::{Board, Difficulty, Rating, Search, rate};
 /// The smallest grid puzzles are made for: 4 x 4 has only two solutions to choose from.
 pub const GENERATE_MIN_N: usize = 5;
 
-/// The largest grid puzzles are made for. The reshaping's proofs grow with the grid; at 32 a
-/// puzzle takes seconds (docs/regions.md).
+/// The largest grid puzzles are made for. The proofs grow steeply with the grid: at 28 a
+/// puzzle takes seconds, at 32 minutes (docs/regions.md).
 pub const GENERATE_MAX_N: usize = 32;
 
 /// Grids made and dropped for their difficulty before giving up, unless
@@ -243,7 +245,7 @@ impl<'a> Generator<'a> {
             cells.shuffle(rng);
             let moved = cells
                 .into_iter()
-                .any(|cell| move_cell(n, region, cell, rng));
+                .any(|cell| move_cell(n, region, solution, cell, rng));
             if !moved {
                 return Ok(false);
             }
@@ -402,44 +404,68 @@ fn regions_beside(n: usize, region: &[usize], cell: usize) -> Vec<usize> {
     beside
 }
 
-/// Moves `cell` to a random neighbouring region if its own stays connected without it;
-/// `false` if it would not.
-fn move_cell(n: usize, region: &mut [usize], cell: usize, rng: &mut impl Rng) -> bool {
+/// Moves `cell` out of its region into another one, with the fewest cells that keep both
+/// regions connected: the shortest path within its region from the cell to one beside another
+/// region (not through the region's queen of `solution`), and the cells that only reached
+/// that queen through the path. `false` if its region meets no other region but through the
+/// queen's cell.
+fn move_cell(
+    n: usize,
+    region: &mut [usize],
+    solution: &[usize],
+    cell: usize,
+    rng: &mut impl Rng,
+) -> bool {
     let own = region[cell];
-    let mut targets = regions_beside(n, region, cell);
-    targets.retain(|&g| g != own);
-    let Some(&target) = targets.choose(rng) else {
-        return false;
-    };
-    region[cell] = target;
-    if connected(n, region, own) {
-        true
-    } else {
-        region[cell] = own;
-        false
+    // Region `own` grew from row `own`'s queen, which stays.
+    let seed = own * n + solution[own];
+    let mut from = vec![usize::MAX; n * n];
+    from[cell] = cell;
+    let mut queue = std::collections::VecDeque::from([cell]);
+    let mut end = None;
+    while let Some(i) = queue.pop_front() {
+        let mut targets = regions_beside(n, region, i);
+        targets.retain(|&g| g != own);
+        if let Some(&target) = targets.choose(rng) {
+            end = Some((i, target));
+            break;
+        }
+        let mut next: Vec<usize> = side_by_side(n, i)
+            .filter(|&j| region[j] == own && j != seed && from[j] == usize::MAX)
+            .collect();
+        next.shuffle(rng);
+        for j in next {
+            from[j] = i;
+            queue.push_back(j);
+        }
     }
-}
-
-/// `true` if region `g`'s cells are joined side by side.
-fn connected(n: usize, region: &[usize], g: usize) -> bool {
-    let cells: Vec<usize> = (0..n * n).filter(|&i| region[i] == g).collect();
-    let Some(&start) = cells.first() else {
+    let Some((mut i, target)) = end else {
         return false;
     };
-    let mut seen = vec![false; n * n];
-    seen[start] = true;
-    let mut stack = vec![start];
-    let mut reached = 1;
+    loop {
+        region[i] = target;
+        if i == cell {
+            break;
+        }
+        i = from[i];
+    }
+    let mut reached = vec![false; n * n];
+    reached[seed] = true;
+    let mut stack = vec![seed];
     while let Some(i) = stack.pop() {
         for j in side_by_side(n, i) {
-            if !seen[j] && region[j] == g {
-                seen[j] = true;
-                reached += 1;
+            if !reached[j] && region[j] == own {
+                reached[j] = true;
                 stack.push(j);
             }
         }
     }
-    reached == cells.len()
+    for (g, reached) in region.iter_mut().zip(reached) {
+        if *g == own && !reached {
+            *g = target;
+        }
+    }
+    true
 }
 
 /// The cells side by side with cell `i` of an `n` x `n` grid.

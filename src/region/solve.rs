@@ -128,27 +128,23 @@ impl<'a> Search<'a> {
     /// to `f`.
     pub fn for_each(&self, mut f: impl FnMut(&[usize])) -> Result<Count, Stopped> {
         let masks = Masks::new(self.board);
-        let mut run = Run {
-            masks: &masks,
-            order: self.order,
-            limit: self.limit.unwrap_or(u64::MAX),
-            stop: self.stop,
-            budget: self.budget,
-            count: Count {
-                solutions: 0,
-                limited: false,
-                nodes: 0,
-            },
-            columns: vec![usize::MAX; masks.n],
-            f: &mut f,
-        };
-        let Some(state) = masks.start(self.board) else {
-            return Ok(run.count);
-        };
+        let n = masks.n;
+        let mut open = [0; MAX_N];
+        open[..n].fill(low(n));
+        for &(r, c) in self.board.crosses() {
+            open[r] &= !(1 << c);
+        }
+        let mut run = Run::new(&masks, &open[..n], self.order, &mut f);
+        run.limit = self.limit.unwrap_or(u64::MAX);
+        run.stop = self.stop;
+        run.budget = self.budget;
         for &(r, c) in self.board.queens() {
+            if run.open[r] & (1 << c) == 0 || !run.place(0, r, c) {
+                return Ok(run.count);
+            }
             run.columns[r] = c;
         }
-        run.search(&state)?;
+        run.search(0)?;
         Ok(run.count)
     }
 }
@@ -169,31 +165,15 @@ pub(crate) fn count_parts(
     stop: Option<&AtomicBool>,
 ) -> Result<u64, Stopped> {
     let masks = Masks::from_parts(n, region);
-    let mut state = State {
-        open: [0; MAX_N],
-        rows: 0,
-        cols: 0,
-        regions: 0,
-    };
-    for (open, &closed) in state.open[..n].iter_mut().zip(closed) {
-        *open = low(n) & !closed;
+    let open: Vec<u64> = closed.iter().map(|&c| low(n) & !c).collect();
+    let mut f = |_: &[usize]| {};
+    let mut run = Run::new(&masks, &open, Order::Fewest, &mut f);
+    run.limit = limit;
+    run.stop = stop;
+    run.budget = budget;
+    if run.place(0, queen.0, queen.1) {
+        run.search(0)?;
     }
-    masks.place(&mut state, queen.0, queen.1);
-    let mut run = Run {
-        masks: &masks,
-        order: Order::Fewest,
-        limit,
-        stop,
-        budget,
-        count: Count {
-            solutions: 0,
-            limited: false,
-            nodes: 0,
-        },
-        columns: vec![usize::MAX; n],
-        f: &mut |_: &[usize]| {},
-    };
-    run.search(&state)?;
     Ok(run.count.solutions)
 }
 
@@ -204,15 +184,6 @@ pub(crate) struct Masks {
     pub region_rows: Vec<u64>,
     /// The region of each cell, row by row.
     pub region: Vec<u8>,
-}
-
-/// Where a search stands: the open cells of each row and the units with a queen.
-#[derive(Clone, Copy)]
-pub(crate) struct State {
-    pub open: [u64; MAX_N],
-    pub rows: u64,
-    pub cols: u64,
-    pub regions: u64,
 }
 
 impl Masks {
@@ -232,78 +203,15 @@ impl Masks {
             region: region.to_vec(),
         }
     }
-
-    /// The state the board's marks leave, or `None` if its queens already break a rule.
-    pub fn start(&self, board: &Board) -> Option<State> {
-        let full = low(self.n);
-        let mut state = State {
-            open: [0; MAX_N],
-            rows: 0,
-            cols: 0,
-            regions: 0,
-        };
-        state.open[..self.n].fill(full);
-        for &(r, c) in &board.crosses {
-            state.open[r] &= !(1 << c);
-        }
-        for &(r, c) in &board.queens {
-            if state.open[r] & (1 << c) == 0 {
-                return None;
-            }
-            self.place(&mut state, r, c);
-        }
-        Some(state)
-    }
-
-    /// Puts a queen on `(r, c)` and closes every cell it rules out.
-    pub fn place(&self, state: &mut State, r: usize, c: usize) {
-        let n = self.n;
-        let g = self.region[r * n + c] as usize;
-        let region = &self.region_rows[g * n..][..n];
-        let col = !(1u64 << c);
-        for (open, &cells) in state.open[..n].iter_mut().zip(region) {
-            *open &= col & !cells;
-        }
-        state.open[r] = 0;
-        // The three cells around column c, in the rows above and below.
-        let around = !((0b111u64 << c) >> 1);
-        if r > 0 {
-            state.open[r - 1] &= around;
-        }
-        if r + 1 < n {
-            state.open[r + 1] &= around;
-        }
-        state.rows |= 1 << r;
-        state.cols |= 1 << c;
-        state.regions |= 1 << g;
-    }
-
-    /// The open cells of column `c`, one bit per row.
-    pub fn column(&self, state: &State, c: usize) -> u64 {
-        (0..self.n).fold(0, |acc, r| acc | ((state.open[r] >> c) & 1) << r)
-    }
-
-    /// The open cells of region `g`, one bit per row: the rows where it has one.
-    pub fn region_open<'s>(&'s self, state: &'s State, g: usize) -> impl Iterator<Item = u64> + 's {
-        let region = &self.region_rows[g * self.n..][..self.n];
-        state.open[..self.n]
-            .iter()
-            .zip(region)
-            .map(|(&open, &cells)| open & cells)
-    }
 }
 
-/// The unit a search fills next.
-enum Unit {
-    Row(usize),
-    Col(usize),
-    Region(usize),
-    /// Some unit has no open cell left.
-    Dead,
-    /// Every row has its queen.
-    Solved,
-}
+/// The open-cell count of a unit that has its queen: never the fewest.
+const DONE: u16 = u16::MAX;
 
+/// A search in progress. Each depth (queens placed by the search) has its own copy of the
+/// open cells of each row and the number of open cells of each unit, so that going back is
+/// free; the counts are kept up to date cell by cell as cells close, since counting every
+/// unit again at each node was most of the time.
 struct Run<'m, F> {
     masks: &'m Masks,
     order: Order,
@@ -313,110 +221,147 @@ struct Run<'m, F> {
     count: Count,
     columns: Vec<usize>,
     f: &'m mut F,
+    /// `open[d * n + r]`: the open cells of row `r` at depth `d`.
+    open: Vec<u64>,
+    /// `left[d * 3n + u]`: the open cells of unit `u` at depth `d` (rows, then columns, then
+    /// regions), or [`DONE`].
+    left: Vec<u16>,
+    /// Queens on the grid at depth 0.
+    placed: usize,
 }
 
 /// Nodes between two looks at the stop flag.
 const STOP_EVERY: u64 = 1 << 12;
 
-impl<F: FnMut(&[usize])> Run<'_, F> {
-    /// Searches below `state`; `Ok(true)` once the limit is reached.
-    fn search(&mut self, state: &State) -> Result<bool, Stopped> {
-        let n = self.masks.n;
-        let unit = match self.order {
-            Order::Fewest => fewest(self.masks, state),
-            Order::Rows => match (!state.rows).trailing_zeros() as usize {
-                r if r >= n => Unit::Solved,
-                r if state.open[r] == 0 => Unit::Dead,
-                r => Unit::Row(r),
+impl<'m, F: FnMut(&[usize])> Run<'m, F> {
+    /// A search from the open cells `open` of each row, no queen placed.
+    fn new(masks: &'m Masks, open: &[u64], order: Order, f: &'m mut F) -> Self {
+        let n = masks.n;
+        let mut run = Run {
+            masks,
+            order,
+            limit: u64::MAX,
+            stop: None,
+            budget: u64::MAX,
+            count: Count {
+                solutions: 0,
+                limited: false,
+                nodes: 0,
             },
+            columns: vec![usize::MAX; n],
+            f,
+            open: vec![0; (n + 1) * n],
+            left: vec![0; (n + 1) * 3 * n],
+            placed: 0,
         };
-        let cells: Vec<(usize, usize)> = match unit {
-            Unit::Solved => {
-                self.count.solutions += 1;
-                (self.f)(&self.columns);
-                if self.count.solutions >= self.limit {
-                    self.count.limited = true;
+        run.open[..n].copy_from_slice(open);
+        for (r, &cells) in open.iter().enumerate() {
+            run.left[r] = cells.count_ones() as u16;
+            for c in bits(cells) {
+                run.left[n + c] += 1;
+                run.left[2 * n + masks.region[r * n + c] as usize] += 1;
+            }
+        }
+        run
+    }
+
+    /// Puts a queen on the open cell `(r, c)` at depth `d`, in place, and closes every cell it
+    /// rules out; `false` if that leaves some unit without a queen and without an open cell.
+    fn place(&mut self, d: usize, r: usize, c: usize) -> bool {
+        let n = self.masks.n;
+        let region = &self.masks.region;
+        let g = region[r * n + c] as usize;
+        let cells = &self.masks.region_rows[g * n..][..n];
+        let open = &mut self.open[d * n..][..n];
+        let left = &mut self.left[d * 3 * n..][..3 * n];
+        // The three cells around column c, in the rows above and below.
+        let around = (0b111u64 << c) >> 1;
+        for (i, (o, &in_region)) in open.iter_mut().zip(cells).enumerate() {
+            let mut close = (1 << c) | in_region;
+            if i == r {
+                close = u64::MAX;
+            } else if i + 1 == r || i == r + 1 {
+                close |= around;
+            }
+            let gone = *o & close;
+            if gone != 0 {
+                *o &= !gone;
+                left[i] -= gone.count_ones() as u16;
+                for col in bits(gone) {
+                    left[n + col] -= 1;
+                    left[2 * n + region[i * n + col] as usize] -= 1;
+                }
+            }
+        }
+        left[r] = DONE;
+        left[n + c] = DONE;
+        left[2 * n + g] = DONE;
+        self.placed += usize::from(d == 0);
+        !left.contains(&0)
+    }
+
+    /// Searches below depth `d`; `Ok(true)` once the limit is reached.
+    fn search(&mut self, d: usize) -> Result<bool, Stopped> {
+        let n = self.masks.n;
+        if self.placed + d == n {
+            self.count.solutions += 1;
+            (self.f)(&self.columns);
+            if self.count.solutions >= self.limit {
+                self.count.limited = true;
+                return Ok(true);
+            }
+            return Ok(false);
+        }
+        let left = &self.left[d * 3 * n..][..3 * n];
+        let unit = match self.order {
+            // The first unit with the fewest open cells: a forced queen at once.
+            Order::Fewest => {
+                let mut best = 0;
+                for (u, &k) in left.iter().enumerate() {
+                    if k < left[best] {
+                        best = u;
+                    }
+                }
+                best
+            }
+            Order::Rows => left[..n]
+                .iter()
+                .position(|&k| k != DONE)
+                .expect("a row without its queen"),
+        };
+        // The unit's cells, one row at a time: its open cells in each row.
+        for r in 0..n {
+            let open = self.open[d * n + r];
+            let cells = match unit {
+                u if u < n => open & if u == r { u64::MAX } else { 0 },
+                u if u < 2 * n => open & (1 << (u - n)),
+                u => open & self.masks.region_rows[(u - 2 * n) * n + r],
+            };
+            for c in bits(cells) {
+                self.count.nodes += 1;
+                if self.count.nodes > self.budget {
+                    return Err(Stopped);
+                }
+                if self.count.nodes.is_multiple_of(STOP_EVERY)
+                    && self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    return Err(Stopped);
+                }
+                let (from, to) = self.open.split_at_mut((d + 1) * n);
+                to[..n].copy_from_slice(&from[d * n..]);
+                let (from, to) = self.left.split_at_mut((d + 1) * 3 * n);
+                to[..3 * n].copy_from_slice(&from[d * 3 * n..]);
+                if !self.place(d + 1, r, c) {
+                    continue;
+                }
+                self.columns[r] = c;
+                if self.search(d + 1)? {
                     return Ok(true);
                 }
-                return Ok(false);
-            }
-            Unit::Dead => return Ok(false),
-            Unit::Row(r) => bits(state.open[r]).map(|c| (r, c)).collect(),
-            Unit::Col(c) => bits(self.masks.column(state, c)).map(|r| (r, c)).collect(),
-            Unit::Region(g) => self
-                .masks
-                .region_open(state, g)
-                .enumerate()
-                .flat_map(|(r, cells)| bits(cells).map(move |c| (r, c)))
-                .collect(),
-        };
-        for (r, c) in cells {
-            self.count.nodes += 1;
-            if self.count.nodes > self.budget {
-                return Err(Stopped);
-            }
-            if self.count.nodes.is_multiple_of(STOP_EVERY)
-                && self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-            {
-                return Err(Stopped);
-            }
-            let mut next = *state;
-            self.masks.place(&mut next, r, c);
-            self.columns[r] = c;
-            if self.search(&next)? {
-                return Ok(true);
             }
         }
         Ok(false)
     }
-}
-
-/// The unit with the fewest open cells.
-fn fewest(masks: &Masks, state: &State) -> Unit {
-    let n = masks.n;
-    if state.rows.count_ones() as usize == n {
-        return Unit::Solved;
-    }
-    let mut best = (u32::MAX, Unit::Dead);
-    // A unit with one open cell (or none) is taken at once: its queen is forced, and most
-    // nodes have one, so counting every unit there would be wasted.
-    for r in bits(!state.rows & low(n)) {
-        let k = state.open[r].count_ones();
-        if k <= 1 {
-            return if k == 0 { Unit::Dead } else { Unit::Row(r) };
-        }
-        if k < best.0 {
-            best = (k, Unit::Row(r));
-        }
-    }
-    let mut col_counts = [0u32; MAX_N];
-    for &open in &state.open[..n] {
-        for c in bits(open) {
-            col_counts[c] += 1;
-        }
-    }
-    for c in bits(!state.cols & low(n)) {
-        if col_counts[c] <= 1 {
-            return if col_counts[c] == 0 {
-                Unit::Dead
-            } else {
-                Unit::Col(c)
-            };
-        }
-        if col_counts[c] < best.0 {
-            best = (col_counts[c], Unit::Col(c));
-        }
-    }
-    for g in bits(!state.regions & low(n)) {
-        let k = masks.region_open(state, g).map(u64::count_ones).sum();
-        if k <= 1 {
-            return if k == 0 { Unit::Dead } else { Unit::Region(g) };
-        }
-        if k < best.0 {
-            best = (k, Unit::Region(g));
-        }
-    }
-    best.1
 }
 
 /// The low `n` bits.

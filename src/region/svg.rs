@@ -143,37 +143,116 @@ pub fn draw(board: &Board) -> String {
 /// );
 /// ```
 pub fn terminal(board: &Board) -> String {
+    draw_terminal(board, false)
+}
+
+/// [`terminal`] with each region's cells (and the gaps between them) on its tint of
+/// [`PALETTE`], as ANSI escapes of the 256-colour palette with black letters: the letters and
+/// borders are all there, so it reads the same without colour (or with the escapes stripped).
+///
+/// ```
+/// let board = nqueens::region::Board::parse("AB\nAB\n").unwrap();
+/// let coloured = nqueens::region::svg::terminal_in_colour(&board);
+/// assert!(coloured.contains("\x1b[30;48;5;"));
+/// ```
+pub fn terminal_in_colour(board: &Board) -> String {
+    draw_terminal(board, true)
+}
+
+/// The escape that puts text on the tint `hex` (`#rrggbb`), in the nearest colour of the
+/// 256-colour palette's 6 x 6 x 6 cube (the colour depth nearly every terminal has).
+fn ansi_tint(hex: &str) -> String {
+    const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
+    let channel = |i: usize| {
+        let v = u8::from_str_radix(&hex[i..i + 2], 16).expect("palette entries are #rrggbb");
+        (0..6)
+            .min_by_key(|&k| LEVELS[k].abs_diff(v))
+            .expect("six levels")
+    };
+    let index = 16 + 36 * channel(1) + 6 * channel(3) + channel(5);
+    format!("\x1b[30;48;5;{index}m")
+}
+
+/// The escape that ends a tint.
+const ANSI_RESET: &str = "\x1b[0m";
+
+fn draw_terminal(board: &Board, colour: bool) -> String {
     let n = board.n();
-    let mut out = String::new();
-    let border = |out: &mut String, above: Option<usize>, below: Option<usize>| {
-        out.push('+');
+    let mut out = Painter {
+        text: String::new(),
+        tints: if colour {
+            tints(board)
+                .into_iter()
+                .map(|t| ansi_tint(PALETTE[t]))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        on: None,
+    };
+    let border = |out: &mut Painter, above: Option<usize>, below: Option<usize>| {
+        out.push(None, '+');
         for c in 0..n {
-            let meet = match (above, below) {
-                (Some(a), Some(b)) => board.region((a, c)) != board.region((b, c)),
-                _ => true,
+            let same = match (above, below) {
+                (Some(a), Some(b)) => {
+                    let g = board.region((a, c));
+                    (g == board.region((b, c))).then_some(g)
+                }
+                _ => None,
             };
-            out.push(if meet { '-' } else { ' ' });
-            out.push('+');
+            match same {
+                Some(g) => out.push(Some(g), ' '),
+                None => out.push(None, '-'),
+            }
+            out.push(None, '+');
         }
-        out.push('\n');
+        out.push(None, '\n');
     };
     border(&mut out, None, Some(0));
     for r in 0..n {
-        out.push('|');
+        out.push(None, '|');
         for c in 0..n {
             let g = board.region((r, c));
-            out.push(if board.queens().contains(&(r, c)) {
+            let mark = if board.queens().contains(&(r, c)) {
                 '#'
             } else if board.crosses().contains(&(r, c)) {
                 '.'
             } else {
                 board.label(g)
-            });
-            let wall = c + 1 == n || board.region((r, c + 1)) != g;
-            out.push(if wall { '|' } else { ' ' });
+            };
+            out.push(Some(g), mark);
+            if c + 1 < n && board.region((r, c + 1)) == g {
+                out.push(Some(g), ' ');
+            } else {
+                out.push(None, '|');
+            }
         }
-        out.push('\n');
+        out.push(None, '\n');
         border(&mut out, Some(r), (r + 1 < n).then_some(r + 1));
     }
-    out
+    out.text
+}
+
+/// Text with runs of characters on a region's tint: an escape where the tint changes, none
+/// when there are no tints.
+struct Painter {
+    text: String,
+    /// The escape of each region's tint; empty for no colour.
+    tints: Vec<String>,
+    /// The region whose tint is on.
+    on: Option<usize>,
+}
+
+impl Painter {
+    /// `ch` on region `g`'s tint, or on none.
+    fn push(&mut self, g: Option<usize>, ch: char) {
+        if !self.tints.is_empty() && g != self.on {
+            match g {
+                Some(g) => self.text.push_str(&self.tints[g]),
+                None => self.text.push_str(ANSI_RESET),
+            }
+            self.on = g;
+        }
+        self.text.push(ch);
+    }
 }

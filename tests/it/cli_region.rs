@@ -377,3 +377,99 @@ fn bad_arguments_exit_2() {
         .code(2)
         .stderr("error: region puzzles are made for N from 5 to 32, not 40\n");
 }
+
+/// Each character of a coloured drawing with the 256-colour background it is drawn on, if
+/// any; panics on an escape that is not a background tint with black text, or a reset.
+fn painted(text: &str) -> Vec<(char, Option<u8>)> {
+    let mut on = None;
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(ch) = rest.chars().next() {
+        if let Some(after) = rest.strip_prefix("\x1b[") {
+            let end = after.find('m').expect("an escape ends with m");
+            on = match &after[..end] {
+                "0" => None,
+                code => Some(
+                    code.strip_prefix("30;48;5;")
+                        .unwrap_or_else(|| panic!("unexpected escape {code:?}"))
+                        .parse()
+                        .unwrap(),
+                ),
+            };
+            rest = &after[end + 1..];
+        } else {
+            out.push((ch, on));
+            rest = &rest[ch.len_utf8()..];
+        }
+    }
+    out
+}
+
+#[test]
+fn board_drawings_are_in_colour_when_asked_and_read_the_same_without() {
+    let game = fixture("game12.txt");
+    let draw = |colour: &str, no_color: Option<&str>| {
+        let mut cmd = nqueens();
+        cmd.args([
+            "region", "draw", "--format", "board", "--color", colour, &game,
+        ]);
+        if let Some(v) = no_color {
+            cmd.env("NO_COLOR", v);
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
+        let out = cmd.assert().success();
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let plain = draw("never", None);
+    let coloured = draw("always", None);
+    assert!(!plain.contains('\x1b'));
+    assert!(coloured.contains("\x1b[30;48;5;"));
+    // The same drawing once the escapes are gone: letters, queens, crosses and borders.
+    let cells = painted(&coloured);
+    let stripped: String = cells.iter().map(|&(ch, _)| ch).collect();
+    assert_eq!(stripped, plain);
+    // Every cell is on its region's one tint, borders on none, and a line ends plain.
+    let board = Board::parse(&std::fs::read_to_string(&game).unwrap()).unwrap();
+    let lines: Vec<&[(char, Option<u8>)]> = cells.split(|&(ch, _)| ch == '\n').collect();
+    let mut tint_of = std::collections::BTreeMap::new();
+    for r in 0..board.n() {
+        let line = lines[2 * r + 1];
+        for c in 0..board.n() {
+            let (_, tint) = line[2 * c + 1];
+            let tint = tint.expect("a cell is painted");
+            let g = board.region((r, c));
+            assert_eq!(*tint_of.entry(g).or_insert(tint), tint, "region {g}");
+        }
+    }
+    for line in &lines {
+        assert!(
+            line.iter()
+                .all(|&(ch, t)| !"|+-".contains(ch) || t.is_none())
+        );
+    }
+    // Tests do not write to a terminal, so auto is plain, as is NO_COLOR; always wins over it.
+    assert_eq!(draw("auto", None), plain);
+    assert_eq!(draw("auto", Some("1")), plain);
+    assert_eq!(draw("always", Some("1")), coloured);
+    // Every verb that draws boards.
+    for args in [
+        vec![
+            "region", "generate", "7", "--seed", "2", "--format", "board",
+        ],
+        vec!["region", "solve", "--format", "board", &game],
+    ] {
+        let mut always = args.clone();
+        always.extend(["--color", "always"]);
+        let coloured = stdout(&always, "");
+        assert!(coloured.contains("\x1b[30;48;5;"));
+        let stripped: String = painted(&coloured).into_iter().map(|(ch, _)| ch).collect();
+        assert_eq!(stripped, stdout(&args, ""));
+    }
+    // Text and JSON are never painted.
+    assert!(!stdout(&["region", "solve", "--color", "always", &game], "").contains('\x1b'));
+    nqueens()
+        .args(["region", "draw", "--color", "sometimes", &game])
+        .assert()
+        .code(2);
+}

@@ -1,7 +1,8 @@
 //! Queens with regions: the exact solver against brute force (every permutation filtered by
 //! the rules) on random grids with random marks, generated puzzles unique (by brute force for
 //! N <= 8, by the solver with a limit of 2 above), the same puzzles on any number of threads,
-//! and the human-rule rater never placing a queen or a cross that some solution contradicts.
+//! the human-rule rater never placing a queen or a cross that some solution contradicts, and
+//! proptests that a generated puzzle of any seed and number has exactly its one solution.
 
 use std::collections::BTreeSet;
 
@@ -421,5 +422,45 @@ fn random_grids_of_every_small_size_agree_with_brute_force() {
             let oracle = brute_force(&board);
             assert_eq!(solver_solutions(&board, Order::Fewest), oracle);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Any seed and puzzle number: by brute force, the generated puzzle has exactly one
+    /// solution, the one it comes with, and the rating's steps keep to it.
+    #[test]
+    fn a_generated_puzzles_solution_is_the_only_one(n in 5usize..=8, seed: u64, index in 0u64..1 << 20) {
+        let puzzle = Generator::new(n).unwrap().seed(seed).puzzle(index).unwrap();
+        let oracle: Vec<Vec<usize>> = brute_force(&puzzle.board).into_iter().collect();
+        prop_assert_eq!(&oracle, &vec![puzzle.solution.clone()]);
+        for step in &puzzle.rating.steps {
+            for &(r, c) in &step.queens {
+                prop_assert_eq!(puzzle.solution[r], c, "{:?} placed a wrong queen", step);
+            }
+            for &(r, c) in &step.crosses {
+                prop_assert_ne!(puzzle.solution[r], c, "{:?} crossed out the solution", step);
+            }
+        }
+        let cells: Vec<(usize, usize)> = puzzle.solution.iter().copied().enumerate().collect();
+        match puzzle.rating.stuck {
+            None => prop_assert_eq!(&puzzle.rating.queens, &cells),
+            Some(_) => prop_assert_eq!(puzzle.rating.difficulty, Difficulty::NeedsGuessing),
+        }
+    }
+
+    /// Larger grids, where brute force is out of reach: the rows-from-the-top search (plain
+    /// backtracking, without the fewest-open-cells order's deductions) finds the one solution.
+    #[test]
+    fn a_larger_generated_puzzle_is_unique_by_plain_backtracking(n in 9usize..=12, seed: u64, index in 0u64..1 << 20) {
+        let puzzle = Generator::new(n).unwrap().seed(seed).puzzle(index).unwrap();
+        let mut found = Vec::new();
+        let count = Search::new(&puzzle.board)
+            .order(Order::Rows)
+            .for_each(|s| found.push(s.to_vec()))
+            .unwrap();
+        prop_assert_eq!(count.solutions, 1);
+        prop_assert_eq!(found, vec![puzzle.solution]);
     }
 }
