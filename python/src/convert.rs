@@ -210,6 +210,8 @@ pub(crate) fn squares(
             "{what} must be (row, column) pairs or an N x N mask of bools, not str"
         )));
     }
+    // More than n * n pairs cannot name distinct squares: an endless iterator is refused
+    // there, not followed.
     let rows: Vec<Bound<'_, PyAny>> = obj
         .try_iter()
         .map_err(|_| {
@@ -218,7 +220,14 @@ pub(crate) fn squares(
                 type_name(&obj)
             ))
         })?
+        .take(n * n + 1)
         .collect::<PyResult<_>>()?;
+    if rows.len() > n * n {
+        return Err(PyValueError::new_err(format!(
+            "more than {} {what} for a {n} x {n} board",
+            n * n
+        )));
+    }
     let first_is_bool = match rows.first() {
         Some(row) if !row.is_instance_of::<PyString>() => row
             .try_iter()
@@ -239,7 +248,7 @@ pub(crate) fn squares(
         )));
     }
     for (r, row) in rows.iter().enumerate() {
-        let cells: Vec<Bound<'_, PyAny>> = row.try_iter()?.collect::<PyResult<_>>()?;
+        let cells: Vec<Bound<'_, PyAny>> = row.try_iter()?.take(n + 1).collect::<PyResult<_>>()?;
         if cells.len() != n {
             return Err(PyValueError::new_err(format!(
                 "a {what} mask must be {n} x {n} for this board: row {} has {} squares",

@@ -19,7 +19,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::convert::{board_size, natural, square, type_name, value_error};
+use crate::convert::{board_size, natural, squares, type_name, value_error};
 use crate::interrupt::interruptible;
 
 /// A cell, 0-based: `(row, col)`.
@@ -70,8 +70,7 @@ impl RegionBoard {
         let n = board.n();
         for (marks, queen, what) in [(queens, true, "queens"), (crosses, false, "crosses")] {
             let Some(marks) = marks else { continue };
-            for cell in marks.try_iter().map_err(|_| not_pairs(marks, what))? {
-                let cell = square(&cell?, n, what)?;
+            for cell in squares(marks, n, what)? {
                 board.mark(cell, queen).map_err(value_error)?;
             }
         }

@@ -138,9 +138,9 @@ def test_the_forms_read_and_write():
             ["AB", "AB"],
             {"queens": [0, 1]},
             TypeError,
-            "queens must be .row, column. pairs, not int",
+            "queens must be .row, column. pairs or an N x N mask of bools, not int",
         ),
-        (["AB", "AB"], {"queens": 5}, TypeError, "queens must be .row, column. pairs, not int"),
+        (["AB", "AB"], {"queens": 5}, TypeError, "queens must be .row, column. pairs or an N x N mask of bools, not int"),
         ([b"AB", b"AB"], {}, TypeError, "not bytes"),
         (7, {}, TypeError, "not int"),
     ],
@@ -148,6 +148,22 @@ def test_the_forms_read_and_write():
 def test_bad_boards(source, kwargs, error, message):
     with pytest.raises(error, match=message):
         Board(source, **kwargs)
+
+
+def test_marks_come_as_pairs_arrays_or_masks_as_elsewhere_in_the_package():
+    grid = ["AAB", "ACB", "CCB"]
+    pairs = Board(grid, queens=[(0, 0)], crosses=[(1, 1), (2, 2)])
+    mask = [[False] * 3 for _ in range(3)]
+    mask[1][1] = mask[2][2] = True
+    as_mask = Board(grid, queens=np.array([[0, 0]]), crosses=np.array(mask))
+    assert as_mask == pairs
+
+    def endless():
+        while True:
+            yield (0, 0)
+
+    with pytest.raises(ValueError, match="more than 9 crosses for a 3 x 3 board"):
+        Board(grid, crosses=endless())
 
 
 def test_the_same_as_the_command_line(cli):

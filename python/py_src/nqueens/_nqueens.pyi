@@ -205,8 +205,8 @@ class RegionBoard:
         self,
         source: Union[str, Iterable[str]],
         *,
-        queens: Optional[Iterable[_Square]] = None,
-        crosses: Optional[Iterable[_Square]] = None,
+        queens: Optional[Iterable[Sequence[SupportsIndex]]] = None,
+        crosses: Optional[Iterable[Sequence[SupportsIndex]]] = None,
     ) -> None: ...
     @property
     def n(self) -> int: ...

@@ -41,6 +41,7 @@ from typing import (
 )
 
 from . import _nqueens
+from ._placement import Squares
 
 #: A cell: ``(row, col)``, from 0.
 Cell = Tuple[int, int]
@@ -166,7 +167,8 @@ class Board:
 
     ``Board(source, queens=..., crosses=...)``: ``source`` is the text or JSON form (a
     ``str``) or the rows (``str`` each, one letter or digit a cell); ``queens`` and
-    ``crosses`` add marks, ``(row, col)`` from 0. Regions must be connected (cells joined side
+    ``crosses`` add marks, ``(row, col)`` from 0, in any form the package takes squares in
+    (pairs, a ``(K, 2)`` array, an ``N`` x ``N`` boolean mask). Regions must be connected (cells joined side
     by side), as in the game; a grid that is not square, the wrong number of regions, a region
     in pieces or a mark off the grid or on a marked cell raise ``ValueError`` naming what is
     wrong, as ``nqueens region`` does.
@@ -192,8 +194,8 @@ class Board:
         self,
         source: Union[str, Iterable[str]],
         *,
-        queens: Optional[Iterable[Tuple[SupportsIndex, SupportsIndex]]] = None,
-        crosses: Optional[Iterable[Tuple[SupportsIndex, SupportsIndex]]] = None,
+        queens: Optional[Squares] = None,
+        crosses: Optional[Squares] = None,
     ) -> None:
         self._native = _nqueens.RegionBoard(source, queens=queens, crosses=crosses)
 
@@ -311,8 +313,8 @@ class Board:
     def with_marks(
         self,
         *,
-        queens: Iterable[Tuple[SupportsIndex, SupportsIndex]] = (),
-        crosses: Iterable[Tuple[SupportsIndex, SupportsIndex]] = (),
+        queens: Squares = (),
+        crosses: Squares = (),
     ) -> Board:
         """The same board with more queens and crosses."""
         return Board(self.to_text(), queens=queens, crosses=crosses)
