@@ -89,7 +89,9 @@ def cpsat(n, blocked, limit_s):
     elapsed = min(time.perf_counter() - start, time.process_time() - start_cpu)
     answer = {cp_model.OPTIMAL: True, cp_model.FEASIBLE: True,
               cp_model.INFEASIBLE: False}.get(status)
-    stats = {"branches": solver.NumBranches(), "conflicts": solver.NumConflicts()}
+    # Every conflict of CP-SAT's SAT core learns one clause, so conflicts count its no-goods.
+    stats = {"branches": solver.NumBranches(), "conflicts": solver.NumConflicts(),
+             "restarts": solver.ResponseProto().num_restarts}
     return answer, elapsed, stats
 
 

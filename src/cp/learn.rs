@@ -32,16 +32,23 @@ use super::domain::{Bits, Board, NONE, Word};
 use super::search::{CLOCK_EVERY, Search, Status, luby};
 use crate::Placement;
 
-/// Failures of the first run before a restart; later runs get Luby multiples.
-const RESTART_BASE: u64 = 128;
+/// Failures of the first run before a restart; later runs get Luby multiples
+/// (`docs/completion.md`: 32 against 128 and 512).
+const RESTART_BASE: u64 = 32;
 
 /// Learned no-goods kept at a restart before the longest half are dropped; the bound grows
 /// by a tenth each time it is reached, so memory grows slowly and a proof is never lost for
 /// good (the Luby runs grow without bound).
-const FIRST_CAP: usize = 20_000;
+/// (`docs/completion.md`: the failures hardly change from 20,000 down to 2,000, and the
+/// fewer no-goods each queen wakes, the faster).
+const FIRST_CAP: usize = 5_000;
 
-/// A literal, "row `r` has its queen on column `c`", as `r * n + c`.
+/// A literal, "row `r` has its queen on column `c`", as `r << SHIFT | c`: shifts, not
+/// divisions, in the watch loop.
 type Lit = u32;
+
+/// Bits of the column in a [`Lit`]: enough for 128 columns.
+const SHIFT: u32 = 7;
 
 /// "No time": later than every queen of the trail.
 const NOW: usize = usize::MAX;
@@ -63,11 +70,16 @@ pub(crate) struct Learner {
     /// Blocked squares of the instance, one row at a time, as column lists of bits (the board
     /// mixes them with removed squares).
     blocked: Vec<Vec<bool>>,
+    /// The squares not blocked, by row and by column: reasons are only needed for them.
+    open_in_row: Vec<Vec<u32>>,
+    open_in_col: Vec<Vec<u32>>,
     nogoods: Vec<Vec<Lit>>,
     /// No-goods of one queen: their square is removed at the root of every search.
     units: Vec<Lit>,
     /// The no-goods watching each literal: those whose first two literals include it.
-    watches: Vec<Vec<u32>>,
+    /// Each entry also holds a *blocker*, another queen of the no-good: when its row has a
+    /// queen elsewhere the no-good is satisfied, found without reading it (most are).
+    watches: Vec<Vec<(u32, Lit)>>,
     /// Removed squares, in order: the removal trail.
     removed: Vec<Lit>,
     /// Whether each square is removed now.
@@ -98,15 +110,23 @@ impl Learner {
         for (r, c) in blocked {
             grid[r][c] = true;
         }
+        let open_in_row = (0..n)
+            .map(|r| (0..n).filter(|&c| !grid[r][c]).map(|c| c as u32).collect())
+            .collect();
+        let open_in_col = (0..n)
+            .map(|c| (0..n).filter(|&r| !grid[r][c]).map(|r| r as u32).collect())
+            .collect();
         Learner {
             n,
             blocked: grid,
+            open_in_row,
+            open_in_col,
             nogoods: Vec::new(),
             units: Vec::new(),
-            watches: vec![Vec::new(); n * n],
+            watches: vec![Vec::new(); n << SHIFT],
             removed: Vec::new(),
-            gone: vec![false; n * n],
-            why: vec![(0, NOBODY); n * n],
+            gone: vec![false; n << SHIFT],
+            why: vec![(0, NOBODY); n << SHIFT],
             levels: Vec::new(),
             qhead: 0,
             phase: vec![NONE; n],
@@ -133,12 +153,17 @@ impl Learner {
             .collect()
     }
 
+    #[cfg(test)]
+    pub(crate) fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+    }
+
     fn square(&self, l: Lit) -> (usize, usize) {
-        (l as usize / self.n, l as usize % self.n)
+        ((l >> SHIFT) as usize, (l & ((1 << SHIFT) - 1)) as usize)
     }
 
     fn lit(&self, r: usize, c: usize) -> Lit {
-        (r * self.n + c) as Lit
+        (r << SHIFT | c) as Lit
     }
 }
 
@@ -203,8 +228,8 @@ impl<W: Word> Search<Bits<W>> {
                         NOBODY
                     } else {
                         let g = learner.nogoods.len() as u32;
-                        learner.watches[lits[0] as usize].push(g);
-                        learner.watches[lits[1] as usize].push(g);
+                        learner.watches[lits[0] as usize].push((g, lits[1]));
+                        learner.watches[lits[1] as usize].push((g, lits[0]));
                         learner.nogoods.push(lits);
                         g
                     };
@@ -294,40 +319,45 @@ impl<W: Word> Search<Bits<W>> {
 /// Looks at the no-goods watching `placed`, a queen just placed: each finds another queen not
 /// placed to watch, or removes the square of its last one, or fails when all are placed.
 fn watch<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, placed: Lit) -> Result<(), Conflict> {
-    let n = learner.n;
+    const COL: u32 = (1 << SHIFT) - 1;
     let mut list = std::mem::take(&mut learner.watches[placed as usize]);
     let mut keep = 0;
     let mut result = Ok(());
     let mut i = 0;
+    // Satisfied: the row of literal `l` has its queen on another column.
+    let satisfied = |queens: &[u32], l: Lit| {
+        let q = queens[(l >> SHIFT) as usize];
+        q != NONE && q != l & COL
+    };
     while i < list.len() {
-        let g = list[i];
+        let (g, blocker) = list[i];
         i += 1;
+        if satisfied(dom.queens(), blocker) {
+            list[keep] = (g, blocker);
+            keep += 1;
+            continue;
+        }
         let lits = &mut learner.nogoods[g as usize];
         if lits[0] == placed {
             lits.swap(0, 1);
         }
-        let other = lits[0] as usize;
-        let (ro, co) = (other / n, other % n);
-        let queen = dom.queens()[ro];
-        if queen != NONE && queen as usize != co {
-            // Satisfied: that row has its queen elsewhere.
-            list[keep] = g;
+        let other = lits[0];
+        if satisfied(dom.queens(), other) {
+            list[keep] = (g, other);
             keep += 1;
             continue;
         }
-        let free = (2..lits.len()).find(|&k| {
-            let l = lits[k] as usize;
-            dom.queens()[l / n] as usize != l % n
-        });
+        let queens = dom.queens();
+        let free = (2..lits.len()).find(|&k| queens[(lits[k] >> SHIFT) as usize] != lits[k] & COL);
         if let Some(k) = free {
             lits.swap(1, k);
-            let new = lits[1] as usize;
-            learner.watches[new].push(g);
+            learner.watches[lits[1] as usize].push((g, other));
             continue;
         }
-        list[keep] = g;
+        list[keep] = (g, other);
         keep += 1;
-        if queen != NONE {
+        let (ro, co) = ((other >> SHIFT) as usize, (other & COL) as usize);
+        if queens[ro] != NONE {
             // Every queen of the no-good is placed.
             result = Err(Conflict::Nogood(g));
             while i < list.len() {
@@ -399,8 +429,8 @@ fn reduce(learner: &mut Learner) {
         list.clear();
     }
     for (g, lits) in learner.nogoods.iter().enumerate() {
-        learner.watches[lits[0] as usize].push(g as u32);
-        learner.watches[lits[1] as usize].push(g as u32);
+        learner.watches[lits[0] as usize].push((g as u32, lits[1]));
+        learner.watches[lits[1] as usize].push((g as u32, lits[0]));
     }
     // Removals at the root keep a reason that may be gone: they never enter a no-good.
 }
@@ -436,7 +466,7 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     match conflict {
         Conflict::Nogood(g) => {
             for &l in &learner.nogoods[g as usize] {
-                reason.push(learner.index[l as usize / n]);
+                reason.push(learner.index[(l >> SHIFT) as usize]);
             }
         }
         Conflict::Board => {
@@ -446,8 +476,8 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
                 .map(|&r| r as usize)
                 .find(|&r| dom.domain(r) == W::ZERO);
             if let Some(r) = empty_row {
-                for c in 0..n {
-                    explain_square(learner, &mut reason, r, c, NOW, root);
+                for &c in &learner.open_in_row[r] {
+                    explain_square(learner, &mut reason, r, c as usize, NOW, root);
                 }
             } else {
                 let mut once = W::ZERO;
@@ -504,7 +534,7 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     learner.seen[uip] = false;
     let mut back = 0;
     for k in 1..nogood.len() {
-        let j = learner.index[nogood[k] as usize / n] as usize;
+        let j = learner.index[(nogood[k] >> SHIFT) as usize] as usize;
         learner.seen[j] = false;
         let l = learner.level[j] as usize;
         if l > back {
@@ -551,7 +581,7 @@ fn explain_square(
     if g != NOBODY && (at as usize) > root {
         for &m in &learner.nogoods[g as usize] {
             if m as usize != l {
-                out.push(learner.index[m as usize / n]);
+                out.push(learner.index[(m >> SHIFT) as usize]);
             }
         }
     }
@@ -571,15 +601,13 @@ fn column_reason<W: Word>(
     root: usize,
 ) -> bool {
     let queens = dom.queens();
-    for r in 0..learner.n {
+    for &r in &learner.open_in_col[c] {
+        let r = r as usize;
         if r == keep {
             continue;
         }
         // A blocked square needs no reason; a queen of the row placed earlier is one reason,
         // an attacker another, and the earlier of the two is taken.
-        if learner.blocked[r][c] {
-            continue;
-        }
         let j = learner.index[r] as usize;
         let own = queens[r] != NONE && j < before;
         let start = out.len();
@@ -611,8 +639,9 @@ fn explain_queen<W: Word>(
     let r = dom.placed()[j] as usize;
     let c = dom.queens()[r] as usize;
     let start = out.len();
-    let singleton =
-        (0..learner.n).all(|d| d == c || explain_square(learner, out, r, d, j, root));
+    let singleton = learner.open_in_row[r]
+        .iter()
+        .all(|&d| d as usize == c || explain_square(learner, out, r, d as usize, j, root));
     if singleton {
         return;
     }

@@ -27,8 +27,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::domain::{Bits, Bits64, Bits128, Board, General, NONE, Word};
-use super::learn::Learner;
 use super::instance::Instance;
+use super::learn::Learner;
 use super::stats::Stats;
 use crate::Placement;
 use crate::memory::OutOfMemory;
@@ -165,6 +165,11 @@ trait Engine {
     fn stats(&self) -> &Stats;
     /// Turns no-good learning on or off for later calls of `find`; boards without it ignore it.
     fn set_learning(&mut self, _on: bool) {}
+    /// The no-goods learned so far, each a list of `(row, column)`.
+    #[cfg(test)]
+    fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
+        Vec::new()
+    }
 }
 
 /// The search on a word board, with no-good learning (`learn.rs`) for `find`: counting and
@@ -179,7 +184,9 @@ impl<W: Word> Learning<W> {
     fn new(board: Bits<W>, instance: &Instance, options: Options) -> Self {
         let search = Search::new(board, instance, options);
         Learning {
-            on: search.dual,
+            // Measured (docs/completion.md): on boards of 60 learning halves the failures but
+            // costs more per failure than it saves; from 80 up it pays.
+            on: search.dual && instance.n() > Bits64::MAX_N,
             learner: Learner::new(instance.n(), instance.blocked()),
             search,
         }
@@ -218,6 +225,11 @@ impl<W: Word> Engine for Learning<W> {
 
     fn set_learning(&mut self, on: bool) {
         self.on = on;
+    }
+
+    #[cfg(test)]
+    fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
+        self.learner.nogoods()
     }
 }
 
@@ -280,8 +292,8 @@ impl<'s> Solver<'s> {
     }
 
     /// Turns no-good learning on or off for [`find`](Self::find). It is on by default for
-    /// boards up to 128 wide with blocked squares, where proving that no completion exists is
-    /// the hard part; counting and listing never learn, nor do wider boards.
+    /// boards of 65 to 128 with blocked squares, where proving that no completion exists is
+    /// the hard part; counting and listing never learn, nor do boards wider than 128.
     ///
     /// ```
     /// use nqueens::cp::{Instance, Solver};
@@ -384,6 +396,32 @@ impl Solver<'_> {
         let board = General::new(instance.n(), blocked).unwrap();
         Solver {
             search: Box::new(Search::new(board, instance, options)),
+            stop: &NEVER,
+        }
+    }
+
+    /// The no-goods learned so far.
+    pub(crate) fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
+        self.search.nogoods()
+    }
+
+    /// A learning solver whose no-good store is cut back at every restart past `cap`
+    /// no-goods, so that small boards go through the cuts too.
+    pub(crate) fn with_nogood_cap(instance: &Instance, options: Options, cap: usize) -> Self {
+        let n = instance.n();
+        let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
+        let mut search: Box<dyn Engine> = if n <= Bits64::MAX_N {
+            let mut l = Learning::new(Bits64::new(n, blocked), instance, options);
+            l.learner.set_cap(cap);
+            Box::new(l)
+        } else {
+            let mut l = Learning::new(Bits128::new(n, blocked), instance, options);
+            l.learner.set_cap(cap);
+            Box::new(l)
+        };
+        search.set_learning(true);
+        Solver {
+            search,
             stop: &NEVER,
         }
     }
