@@ -125,9 +125,9 @@ def compare(args):
         with open(args.cpsat_cache) as f:
             cache = json.load(f)
     rows = []
-    print("| N | blocked | seed | answer | nqueens | nodes | failures | restarts | CP-SAT "
-          "(1 worker) | branches | conflicts | CP-SAT / nqueens |")
-    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| N | blocked | seed | answer | nqueens | nodes | failures | no-goods | restarts "
+          "| CP-SAT (1 worker) | branches | conflicts | restarts | CP-SAT / nqueens |")
+    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for spec in args.boards:
             n, ms = spec.split(":")
@@ -161,8 +161,9 @@ def compare(args):
                               else "-")
                     ratio = f"{tb / ta:.1f}x" if a is not None and b is not None else "-"
                     print(f"| {n} | {m} | {seed} | {answer} | {mine} | {sa.get('nodes', '')} "
-                          f"| {sa.get('failures', '')} | {sa.get('restarts', '')} | {theirs} "
-                          f"| {sb.get('branches', '')} | {sb.get('conflicts', '')} | {ratio} |",
+                          f"| {sa.get('failures', '')} | {sa.get('nogoods', '')} "
+                          f"| {sa.get('restarts', '')} | {theirs} | {sb.get('branches', '')} "
+                          f"| {sb.get('conflicts', '')} | {sb.get('restarts', '')} | {ratio} |",
                           flush=True)
     both = [r for r in rows if r[3] is not None and r[5] is not None]
     print()

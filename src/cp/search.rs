@@ -176,7 +176,11 @@ trait Engine {
 /// listing every completion keep the plain search.
 struct Learning<W: Word> {
     search: Search<Bits<W>>,
-    learner: Learner,
+    /// Made on the first search that learns: its tables are `n * 128` entries, too many to
+    /// build for every small solver that never learns.
+    learner: Option<Learner>,
+    /// The blocked squares, for the learner.
+    blocked: Vec<(usize, usize)>,
     on: bool,
 }
 
@@ -187,7 +191,8 @@ impl<W: Word> Learning<W> {
             // Measured (docs/completion.md): on boards of 60 learning halves the failures but
             // costs more per failure than it saves; from 80 up it pays.
             on: search.dual && instance.n() > Bits64::MAX_N,
-            learner: Learner::new(instance.n(), instance.blocked()),
+            learner: None,
+            blocked: instance.blocked().collect(),
             search,
         }
     }
@@ -196,7 +201,11 @@ impl<W: Word> Learning<W> {
 impl<W: Word> Engine for Learning<W> {
     fn find(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
         if self.on {
-            self.search.find_learning(&mut self.learner, stop)
+            let (n, blocked) = (self.search.dom.n(), &self.blocked);
+            let learner = self
+                .learner
+                .get_or_insert_with(|| Learner::new(n, blocked.iter().copied()));
+            self.search.find_learning(learner, stop)
         } else {
             self.search.find(stop)
         }
@@ -229,7 +238,9 @@ impl<W: Word> Engine for Learning<W> {
 
     #[cfg(test)]
     fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
-        self.learner.nogoods()
+        self.learner
+            .as_ref()
+            .map_or_else(Vec::new, Learner::nogoods)
     }
 }
 
@@ -412,11 +423,15 @@ impl Solver<'_> {
         let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
         let mut search: Box<dyn Engine> = if n <= Bits64::MAX_N {
             let mut l = Learning::new(Bits64::new(n, blocked), instance, options);
-            l.learner.set_cap(cap);
+            let mut learner = Learner::new(n, instance.blocked());
+            learner.set_cap(cap);
+            l.learner = Some(learner);
             Box::new(l)
         } else {
             let mut l = Learning::new(Bits128::new(n, blocked), instance, options);
-            l.learner.set_cap(cap);
+            let mut learner = Learner::new(n, instance.blocked());
+            learner.set_cap(cap);
+            l.learner = Some(learner);
             Box::new(l)
         };
         search.set_learning(true);
