@@ -38,14 +38,14 @@ def board(n, m, seed):
     return blocked_board(n, m, random.Random(f"blocked {n} {m} 1 {seed}"), 1)
 
 
-def ours(binary, tmp, n, blocked, limit_s):
+def ours(binary, tmp, n, blocked, limit_s, extra=()):
     """`nqueens complete` with a time limit: (answer, seconds, stats), answer True, False or
     None (gave up). A completion is checked against the board before it counts."""
     path = os.path.join(tmp, "board.txt")
     with open(path, "w") as f:
         f.write(list_form(n, blocked))
     args = [binary, "complete", path, "--stats", "--format", "perm", "--time-limit",
-            str(limit_s)]
+            str(limit_s), *extra]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = subprocess.run(args, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -147,7 +147,8 @@ def compare(args):
                                 with open(args.cpsat_cache, "w") as f:
                                     json.dump(cache, f, indent=1)
                     b, tb, sb, limit_b = kept
-                    a, ta, sa = ours(args.nqueens, tmp, n, blocked, args.limit)
+                    a, ta, sa = ours(args.nqueens, tmp, n, blocked, args.limit,
+                                     args.ours_args.split())
                     if a is not None and b is not None and a != b:
                         sys.exit(f"{key}: the solvers disagree ({a} vs {b})")
                     rows.append((n, m, seed, a, ta, b, tb))
@@ -204,6 +205,8 @@ def main():
     c.add_argument("--limit", type=float, default=30.0, help="seconds per board for ours")
     c.add_argument("--cpsat-limit", type=float, default=120.0, help="seconds per CP-SAT run")
     c.add_argument("--cpsat-cache", help="JSON file keeping CP-SAT's answers, times, stats")
+    c.add_argument("--ours-args", default="",
+                   help="more arguments of `nqueens complete`, e.g. --learning")
     c.add_argument("--ours-only", action="store_true",
                    help="run CP-SAT on no board missing from the cache")
     args = ap.parse_args()

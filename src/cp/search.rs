@@ -105,6 +105,10 @@ const RESTART_BASE: u64 = 1024;
 /// the bound never touches them.
 const RESTART_RUNS: u64 = 15;
 
+/// Boards wider than this learn no-goods by default (with blocked squares, to find one
+/// completion).
+const LEARN_FROM: usize = 100;
+
 /// The flag of a solver that nothing stops.
 static NEVER: AtomicBool = AtomicBool::new(false);
 
@@ -188,9 +192,10 @@ impl<W: Word> Learning<W> {
     fn new(board: Bits<W>, instance: &Instance, options: Options) -> Self {
         let search = Search::new(board, instance, options);
         Learning {
-            // Measured (docs/completion.md): on boards of 60 learning halves the failures but
-            // costs more per failure than it saves; from 80 up it pays.
-            on: search.dual && instance.n() > Bits64::MAX_N,
+            // Measured (docs/completion.md): at 60, 80 and 100 learning takes fewer failures
+            // but more time than the plain search in all, and decides fewer boards; at 128 it
+            // proves the quick "none" boards 1.5 to 5 times faster.
+            on: search.dual && instance.n() > LEARN_FROM,
             learner: None,
             blocked: instance.blocked().collect(),
             search,
@@ -303,7 +308,7 @@ impl<'s> Solver<'s> {
     }
 
     /// Turns no-good learning on or off for [`find`](Self::find). It is on by default for
-    /// boards of 65 to 128 with blocked squares, where proving that no completion exists is
+    /// boards of 101 to 128 with blocked squares, where proving that no completion exists is
     /// the hard part; counting and listing never learn, nor do boards wider than 128.
     ///
     /// ```

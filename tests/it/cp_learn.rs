@@ -1,6 +1,6 @@
 //! No-good learning (`Solver::learning`, `nqueens complete --learning`): answers against brute
 //! force on small generated boards, against the answers recorded from OR-Tools CP-SAT on the
-//! hard ones, and against the plain search on boards of 65 to 128, where it is the default.
+//! hard ones, and against the plain search on boards of 65 to 128 (the default above 100).
 
 use crate::common;
 
@@ -57,13 +57,17 @@ fn hard_boards_keep_the_answers_recorded_from_cp_sat() {
 
 #[test]
 fn wide_boards_learn_by_default_and_agree_with_the_plain_search() {
-    // Boards of 65 to 96 past their transition (most have no completion, the proofs short).
+    // Boards of 65 to 128 past their transition (most have no completion, the proofs short);
+    // learning is the default above 100.
     let mut answers = [0, 0];
-    for (i, n) in [65, 70, 72, 80, 90, 96].into_iter().enumerate() {
+    for (i, n) in [65, 72, 90, 101, 110, 128].into_iter().enumerate() {
         for share in [95, 97] {
             let inst = blocked_board(n, n * n * share / 100, 1, i as u64);
             let mut plain = Solver::new(&inst, Options::default()).learning(false);
             let mut learning = Solver::new(&inst, Options::default());
+            if n <= 100 {
+                learning = learning.learning(true);
+            }
             let (a, b) = (plain.find(), learning.find());
             assert_eq!(a.0.is_some(), b.0.is_some(), "{inst}");
             assert!(b.0.is_none_or(|p| inst.admits(&p)), "{inst}");
