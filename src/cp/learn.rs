@@ -38,9 +38,8 @@ const RESTART_BASE: u64 = 32;
 
 /// Learned no-goods kept at a restart before the longest half are dropped; the bound grows
 /// by a tenth each time it is reached, so memory grows slowly and a proof is never lost for
-/// good (the Luby runs grow without bound).
-/// (`docs/completion.md`: the failures hardly change from 20,000 down to 2,000, and the
-/// fewer no-goods each queen wakes, the faster).
+/// good (the Luby runs grow without bound). The fewer no-goods each queen wakes, the faster
+/// a failure, and the failures hardly change with the bound (`docs/completion.md`).
 const FIRST_CAP: usize = 5_000;
 
 /// A literal, "row `r` has its queen on column `c`", as `r << SHIFT | c`: shifts, not
@@ -56,7 +55,7 @@ const NOW: usize = usize::MAX;
 /// No queen on a line, in the owner tables of conflict analysis.
 const NOBODY: u32 = u32::MAX;
 
-/// Why a search with learning stopped the loop.
+/// A failure, where conflict analysis starts.
 enum Conflict {
     /// The board's propagation failed: a row or a column is left empty.
     Board,
@@ -67,8 +66,8 @@ enum Conflict {
 /// The learning state of one board: no-goods, their watches, removed squares and the levels.
 pub(crate) struct Learner {
     n: usize,
-    /// Blocked squares of the instance, one row at a time, as column lists of bits (the board
-    /// mixes them with removed squares).
+    /// Blocked squares of the instance, a flag per square (the board's blocked masks mix them
+    /// with removed squares).
     blocked: Vec<Vec<bool>>,
     /// The squares not blocked, by row and by column: reasons are only needed for them.
     open_in_row: Vec<Vec<u32>>,
@@ -548,7 +547,8 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
 
 /// Adds to `out` the queens that make square `(r, c)` unavailable before the queen of trail
 /// index `before` was placed: the earliest queen on its column or diagonals, or the no-good
-/// that removed it. Nothing for a blocked square, or a square removed at the root.
+/// that removed it. Nothing for a blocked square, or a square removed at the root. `false`
+/// if the square was available then.
 fn explain_square(
     learner: &Learner,
     out: &mut Vec<u32>,
