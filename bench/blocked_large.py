@@ -38,14 +38,14 @@ def board(n, m, seed):
     return blocked_board(n, m, random.Random(f"blocked {n} {m} 1 {seed}"), 1)
 
 
-def ours(binary, tmp, n, blocked, limit_s):
+def ours(binary, tmp, n, blocked, limit_s, extra=()):
     """`nqueens complete` with a time limit: (answer, seconds, stats), answer True, False or
     None (gave up). A completion is checked against the board before it counts."""
     path = os.path.join(tmp, "board.txt")
     with open(path, "w") as f:
         f.write(list_form(n, blocked))
     args = [binary, "complete", path, "--stats", "--format", "perm", "--time-limit",
-            str(limit_s)]
+            str(limit_s), *extra]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     run = subprocess.run(args, capture_output=True, text=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -89,7 +89,9 @@ def cpsat(n, blocked, limit_s):
     elapsed = min(time.perf_counter() - start, time.process_time() - start_cpu)
     answer = {cp_model.OPTIMAL: True, cp_model.FEASIBLE: True,
               cp_model.INFEASIBLE: False}.get(status)
-    stats = {"branches": solver.NumBranches(), "conflicts": solver.NumConflicts()}
+    # Every conflict of CP-SAT's SAT core learns one clause, so conflicts count its no-goods.
+    stats = {"branches": solver.NumBranches(), "conflicts": solver.NumConflicts(),
+             "restarts": solver.ResponseProto().num_restarts}
     return answer, elapsed, stats
 
 
@@ -123,9 +125,9 @@ def compare(args):
         with open(args.cpsat_cache) as f:
             cache = json.load(f)
     rows = []
-    print("| N | blocked | seed | answer | nqueens | nodes | failures | restarts | CP-SAT "
-          "(1 worker) | branches | conflicts | CP-SAT / nqueens |")
-    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| N | blocked | seed | answer | nqueens | nodes | failures | no-goods | restarts "
+          "| CP-SAT (1 worker) | branches | conflicts | restarts | CP-SAT / nqueens |")
+    print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for spec in args.boards:
             n, ms = spec.split(":")
@@ -145,7 +147,8 @@ def compare(args):
                                 with open(args.cpsat_cache, "w") as f:
                                     json.dump(cache, f, indent=1)
                     b, tb, sb, limit_b = kept
-                    a, ta, sa = ours(args.nqueens, tmp, n, blocked, args.limit)
+                    a, ta, sa = ours(args.nqueens, tmp, n, blocked, args.limit,
+                                     args.ours_args.split())
                     if a is not None and b is not None and a != b:
                         sys.exit(f"{key}: the solvers disagree ({a} vs {b})")
                     rows.append((n, m, seed, a, ta, b, tb))
@@ -159,8 +162,9 @@ def compare(args):
                               else "-")
                     ratio = f"{tb / ta:.1f}x" if a is not None and b is not None else "-"
                     print(f"| {n} | {m} | {seed} | {answer} | {mine} | {sa.get('nodes', '')} "
-                          f"| {sa.get('failures', '')} | {sa.get('restarts', '')} | {theirs} "
-                          f"| {sb.get('branches', '')} | {sb.get('conflicts', '')} | {ratio} |",
+                          f"| {sa.get('failures', '')} | {sa.get('nogoods', '')} "
+                          f"| {sa.get('restarts', '')} | {theirs} | {sb.get('branches', '')} "
+                          f"| {sb.get('conflicts', '')} | {sb.get('restarts', '')} | {ratio} |",
                           flush=True)
     both = [r for r in rows if r[3] is not None and r[5] is not None]
     print()
@@ -201,6 +205,8 @@ def main():
     c.add_argument("--limit", type=float, default=30.0, help="seconds per board for ours")
     c.add_argument("--cpsat-limit", type=float, default=120.0, help="seconds per CP-SAT run")
     c.add_argument("--cpsat-cache", help="JSON file keeping CP-SAT's answers, times, stats")
+    c.add_argument("--ours-args", default="",
+                   help="more arguments of `nqueens complete`, e.g. --learning")
     c.add_argument("--ours-only", action="store_true",
                    help="run CP-SAT on no board missing from the cache")
     args = ap.parse_args()

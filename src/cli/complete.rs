@@ -44,6 +44,13 @@ pub struct Args {
     /// completion, but they repeat work when there is none to find.
     #[arg(long)]
     no_restarts: bool,
+    /// Learn no-goods from failures when looking for one completion: the default on boards of
+    /// 101 to 128 with blocked squares; this turns it on for any board up to 128.
+    #[arg(long, conflicts_with = "no_learning")]
+    learning: bool,
+    /// Do not learn no-goods from failures.
+    #[arg(long)]
+    no_learning: bool,
     /// Give up after this many search nodes.
     #[arg(long, value_name = "NODES")]
     node_limit: Option<u64>,
@@ -68,6 +75,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut solver = Solver::try_new(&instance, options)
         .map_err(|e| bad_input(format!("{name}: a board of {} rows: {e}", instance.n())))?
         .stop_when(signals::stop_flag());
+    if args.learning || args.no_learning {
+        solver = solver.learning(args.learning);
+    }
     // A drawing is N lines of 2N characters: a terminal's worth up to 64, gigabytes at 32768.
     let format = args.format.unwrap_or(if instance.n() <= 64 {
         Format::Board

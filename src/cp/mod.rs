@@ -27,6 +27,7 @@
 mod domain;
 mod generate;
 mod instance;
+mod learn;
 mod propagate;
 mod search;
 mod stats;

@@ -26,8 +26,9 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::domain::{Bits64, Bits128, Board, General, NONE};
+use super::domain::{Bits, Bits64, Bits128, Board, General, NONE, Word};
 use super::instance::Instance;
+use super::learn::Learner;
 use super::stats::Stats;
 use crate::Placement;
 use crate::memory::OutOfMemory;
@@ -104,12 +105,16 @@ const RESTART_BASE: u64 = 1024;
 /// the bound never touches them.
 const RESTART_RUNS: u64 = 15;
 
+/// Boards wider than this learn no-goods by default (with blocked squares, to find one
+/// completion).
+const LEARN_FROM: usize = 100;
+
 /// The flag of a solver that nothing stops.
 static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// How often (in nodes) the clock and the stop flag are read: often enough to stop on time, rarely enough to cost
 /// nothing.
-const CLOCK_EVERY: u64 = 1024;
+pub(super) const CLOCK_EVERY: u64 = 1024;
 
 /// One decision on the stack: a row, the index of the next square to try in the middle-out
 /// order, and the trail mark before its queen.
@@ -162,6 +167,86 @@ trait Engine {
         stop: &AtomicBool,
     ) -> Status;
     fn stats(&self) -> &Stats;
+    /// Turns no-good learning on or off for later calls of `find`; boards without it ignore it.
+    fn set_learning(&mut self, _on: bool) {}
+    /// The no-goods learned so far, each a list of `(row, column)`.
+    #[cfg(test)]
+    fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
+        Vec::new()
+    }
+}
+
+/// The search on a word board, with no-good learning (`learn.rs`) for `find`: counting and
+/// listing every completion keep the plain search.
+struct Learning<W: Word> {
+    search: Search<Bits<W>>,
+    /// Made on the first search that learns: its tables are `n * 128` entries, too many to
+    /// build for every small solver that never learns.
+    learner: Option<Learner>,
+    /// The blocked squares, for the learner.
+    blocked: Vec<(usize, usize)>,
+    on: bool,
+}
+
+impl<W: Word> Learning<W> {
+    fn new(board: Bits<W>, instance: &Instance, options: Options) -> Self {
+        let search = Search::new(board, instance, options);
+        Learning {
+            // Measured (docs/completion.md): at 60, 80 and 100 learning takes fewer failures
+            // but more time than the plain search in all, and decides fewer boards; at 128 it
+            // proves the quick "none" boards 1.5 to 5 times faster.
+            on: search.dual && instance.n() > LEARN_FROM,
+            learner: None,
+            blocked: instance.blocked().collect(),
+            search,
+        }
+    }
+}
+
+impl<W: Word> Engine for Learning<W> {
+    fn find(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
+        if self.on {
+            let (n, blocked) = (self.search.dom.n(), &self.blocked);
+            let learner = self
+                .learner
+                .get_or_insert_with(|| Learner::new(n, blocked.iter().copied()));
+            self.search.find_learning(learner, stop)
+        } else {
+            self.search.find(stop)
+        }
+    }
+
+    fn each(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        stop: &AtomicBool,
+    ) -> Status {
+        self.search.each(visit, stop)
+    }
+
+    fn observe(
+        &mut self,
+        visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
+        obs: &mut dyn Observer,
+        stop: &AtomicBool,
+    ) -> Status {
+        self.search.observe(visit, obs, stop)
+    }
+
+    fn stats(&self) -> &Stats {
+        self.search.stats()
+    }
+
+    fn set_learning(&mut self, on: bool) {
+        self.on = on;
+    }
+
+    #[cfg(test)]
+    fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
+        self.learner
+            .as_ref()
+            .map_or_else(Vec::new, Learner::nogoods)
+    }
 }
 
 impl<'s> Solver<'s> {
@@ -194,9 +279,9 @@ impl<'s> Solver<'s> {
         let n = instance.n();
         let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
         let search: Box<dyn Engine> = if n <= Bits64::MAX_N {
-            Box::new(Search::new(Bits64::new(n, blocked), instance, options))
+            Box::new(Learning::new(Bits64::new(n, blocked), instance, options))
         } else if n <= Bits128::MAX_N {
-            Box::new(Search::new(Bits128::new(n, blocked), instance, options))
+            Box::new(Learning::new(Bits128::new(n, blocked), instance, options))
         } else {
             Box::new(Search::new(General::new(n, blocked)?, instance, options))
         };
@@ -219,6 +304,23 @@ impl<'s> Solver<'s> {
     #[must_use]
     pub fn stop_when(mut self, flag: &'s AtomicBool) -> Solver<'s> {
         self.stop = flag;
+        self
+    }
+
+    /// Turns no-good learning on or off for [`find`](Self::find). It is on by default for
+    /// boards of 101 to 128 with blocked squares, where proving that no completion exists is
+    /// the hard part; counting and listing never learn, nor do boards wider than 128.
+    ///
+    /// ```
+    /// use nqueens::cp::{Instance, Solver};
+    /// let inst = Instance::parse("4\nx 1 2\nx 1 3\n").unwrap();
+    /// let mut learning = Solver::new(&inst, Default::default());
+    /// let mut plain = Solver::new(&inst, Default::default()).learning(false);
+    /// assert_eq!(learning.find().0.is_some(), plain.find().0.is_some());
+    /// ```
+    #[must_use]
+    pub fn learning(mut self, on: bool) -> Self {
+        self.search.set_learning(on);
         self
     }
 
@@ -314,11 +416,41 @@ impl Solver<'_> {
         }
     }
 
+    /// The no-goods learned so far.
+    pub(crate) fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
+        self.search.nogoods()
+    }
+
+    /// A learning solver whose no-good store is cut back at every restart past `cap`
+    /// no-goods, so that small boards go through the cuts too.
+    pub(crate) fn with_nogood_cap(instance: &Instance, options: Options, cap: usize) -> Self {
+        let n = instance.n();
+        let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
+        let mut search: Box<dyn Engine> = if n <= Bits64::MAX_N {
+            let mut l = Learning::new(Bits64::new(n, blocked), instance, options);
+            let mut learner = Learner::new(n, instance.blocked());
+            learner.set_cap(cap);
+            l.learner = Some(learner);
+            Box::new(l)
+        } else {
+            let mut l = Learning::new(Bits128::new(n, blocked), instance, options);
+            let mut learner = Learner::new(n, instance.blocked());
+            learner.set_cap(cap);
+            l.learner = Some(learner);
+            Box::new(l)
+        };
+        search.set_learning(true);
+        Solver {
+            search,
+            stop: &NEVER,
+        }
+    }
+
     /// A solver on the double-word board even for small `n`, to hold it to the others.
     pub(crate) fn with_board128(instance: &Instance, options: Options) -> Self {
         let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
         Solver {
-            search: Box::new(Search::new(
+            search: Box::new(Learning::new(
                 Bits128::new(instance.n(), blocked),
                 instance,
                 options,
@@ -329,27 +461,27 @@ impl Solver<'_> {
 }
 
 /// The search state over one board.
-struct Search<B> {
-    dom: B,
+pub(crate) struct Search<B> {
+    pub(super) dom: B,
     /// `false` when the given queens and blocked squares already leave no completion.
-    root_ok: bool,
+    pub(super) root_ok: bool,
     /// Trail mark after the given queens and root propagation: every search starts here.
-    root: usize,
+    pub(super) root: usize,
     /// Columns in middle-out order.
-    values: Vec<u32>,
+    pub(super) values: Vec<u32>,
     /// Tie-breaking key of each row (smaller is chosen first).
     key: Vec<u64>,
     /// Branch on columns too. Blocked squares break the symmetry between rows and columns, so
     /// a column can have fewer candidate rows than any row has squares; on free boards the
     /// scan of the columns would cost without choosing differently.
-    dual: bool,
+    pub(super) dual: bool,
     decisions: Vec<Decision>,
-    options: Options,
+    pub(super) options: Options,
     rng: ChaCha8Rng,
-    stats: Stats,
+    pub(super) stats: Stats,
     /// Where the current call must stop: a node count and a moment, from the options.
-    node_cap: Option<u64>,
-    deadline: Option<Instant>,
+    pub(super) node_cap: Option<u64>,
+    pub(super) deadline: Option<Instant>,
 }
 
 impl<B: Board> Engine for Search<B> {
@@ -448,7 +580,7 @@ impl<B: Board> Search<B> {
     }
 
     /// Starts the limits of [`Options`] counting from now.
-    fn begin(&mut self) {
+    pub(super) fn begin(&mut self) {
         self.node_cap = self.options.node_limit.map(|l| self.stats.nodes + l);
         // A deadline too far away to represent is no deadline.
         self.deadline = self
@@ -470,7 +602,7 @@ impl<B: Board> Search<B> {
     }
 
     /// New random tie-breaking keys: centre distance first, random bits below it.
-    fn shuffle_ties(&mut self) {
+    pub(super) fn shuffle_ties(&mut self) {
         let n = self.dom.n() as u64;
         let rng = &mut self.rng;
         self.key = (0..n)
@@ -481,7 +613,7 @@ impl<B: Board> Search<B> {
     /// The line to branch on, `(index, is_column)`, or `None` if every row has its queen: the
     /// unassigned row with the smallest domain (ties by key), unless a free column can be
     /// taken by fewer rows than that (only with blocked squares: see `dual`).
-    fn choose_line(&self) -> Option<(usize, bool)> {
+    pub(super) fn choose_line(&self) -> Option<(usize, bool)> {
         let row = self
             .dom
             .unassigned()
@@ -684,7 +816,7 @@ fn report_queens(
 
 /// The Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ..., `i` from 1: restart budgets that waste
 /// at most a logarithmic factor against the best fixed budget.
-fn luby(i: u64) -> u64 {
+pub(super) fn luby(i: u64) -> u64 {
     let mut i = i;
     loop {
         // The smallest k with i <= 2^k - 1.

@@ -26,6 +26,8 @@ pub struct Stats {
     pub propagations: u64,
     /// Solutions found.
     pub solutions: u64,
+    /// No-goods learned from failures: sets of queens that no completion holds together.
+    pub nogoods: u64,
     /// Times the search started over with a new random tie-breaking.
     pub restarts: u64,
     /// Time spent searching.
@@ -36,13 +38,14 @@ impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "nodes {}, column branches {}, failures {}, propagations {}, solutions {}, restarts {}, \
-             time {:.3} ms",
+            "nodes {}, column branches {}, failures {}, propagations {}, solutions {}, nogoods {}, \
+             restarts {}, time {:.3} ms",
             self.nodes,
             self.column_branches,
             self.failures,
             self.propagations,
             self.solutions,
+            self.nogoods,
             self.restarts,
             self.time.as_secs_f64() * 1e3
         )

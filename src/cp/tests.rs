@@ -164,7 +164,7 @@ fn wide_boards_search_the_same_tree_on_blocked_boards() {
             node_limit: Some(3000),
             ..Default::default()
         };
-        let mut wide = Solver::new(&inst, opts);
+        let mut wide = Solver::new(&inst, opts).learning(false);
         let mut general = Solver::with_general_board(&inst, opts);
         let (a, b) = (wide.find(), general.find());
         assert_eq!(a, b, "{inst}");
@@ -209,4 +209,94 @@ fn generated_boards_follow_the_csplib_procedure() {
             }
         }
     }
+}
+
+/// `true` if some completion of `inst` holds every queen of `queens`.
+fn completes_with(inst: &Instance, queens: &[(usize, usize)]) -> bool {
+    let mut with = inst.clone();
+    queens.iter().all(|&(r, c)| with.fix(r, c).is_ok()) && oracle(&with) > 0
+}
+
+/// Learning against the oracle: the answer, and every no-good learned on the way (a set of
+/// queens no completion holds), so that a wrong no-good is caught even when the answer
+/// survives it.
+fn check_learning(inst: &Instance, solver: &mut Solver, expected: u64) -> usize {
+    let (found, status) = solver.find();
+    assert_eq!(found.is_some(), expected > 0, "{inst}");
+    assert!(found.is_none_or(|p| inst.admits(&p)), "{inst}");
+    assert_eq!(status == Status::Exhausted, expected == 0, "{inst}");
+    let nogoods = solver.nogoods();
+    for g in &nogoods {
+        assert!(
+            !completes_with(inst, g),
+            "{inst}: the no-good {g:?} has a completion"
+        );
+    }
+    nogoods.len()
+}
+
+#[test]
+fn learned_nogoods_and_answers_match_the_oracle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut learned, mut with, mut without) = (0, 0, 0);
+    for i in 0..1500 {
+        let n = rng.gen_range(4..=11);
+        // Near and around the transition of small boards, and random queens on some.
+        let share = rng.gen_range(30..=80);
+        let mut inst = super::blocked_board(n, n * n * share / 100, 1, rng.r#gen());
+        if i % 3 == 0 {
+            let _ = inst.fix(rng.gen_range(0..n), rng.gen_range(0..n));
+        }
+        let expected = oracle(&inst);
+        if expected > 0 {
+            with += 1;
+        } else {
+            without += 1;
+        }
+        let restarts = i % 2 == 0;
+        let opts = Options {
+            restarts,
+            seed: rng.r#gen(),
+            ..Default::default()
+        };
+        let mut solvers = [
+            Solver::new(&inst, opts).learning(true),
+            Solver::with_board128(&inst, opts).learning(true),
+            Solver::with_nogood_cap(&inst, opts, 2),
+        ];
+        for solver in &mut solvers {
+            learned += check_learning(&inst, solver, expected);
+            // A second search starts from the no-goods of the first.
+            learned += check_learning(&inst, solver, expected);
+            // The board is back at its root: counting (which never learns) is exact.
+            assert_eq!(solver.count().0, expected, "{inst}");
+        }
+    }
+    assert!(with >= 200 && without >= 200, "{with} {without}");
+    assert!(learned >= 10_000, "{learned}");
+}
+
+#[test]
+fn learning_agrees_with_the_plain_search_near_the_transition() {
+    // Boards of 14 to 40 near the transition, where restarts and cuts of the no-good store
+    // (down to 50) happen many times: the answer of the plain search, every completion valid.
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let (mut restarts, mut both) = (0, [0, 0]);
+    for _ in 0..120 {
+        let n = rng.gen_range(14..=40);
+        let share = rng.gen_range(70..=86);
+        let inst = super::blocked_board(n, n * n * share / 100, 1, rng.r#gen());
+        let plain = Solver::new(&inst, Options::default())
+            .learning(false)
+            .find();
+        let mut solver = Solver::with_nogood_cap(&inst, Options::default(), 50);
+        let (found, status) = solver.find();
+        assert_eq!(found.is_some(), plain.0.is_some(), "{inst}");
+        assert!(found.is_none_or(|p| inst.admits(&p)), "{inst}");
+        assert_ne!(status, Status::NodeLimit);
+        restarts += solver.stats().restarts;
+        both[usize::from(plain.0.is_some())] += 1;
+    }
+    assert!(both[0] >= 20 && both[1] >= 20, "{both:?}");
+    assert!(restarts >= 100, "{restarts}");
 }

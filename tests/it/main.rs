@@ -20,6 +20,7 @@ mod cli_verify;
 mod common;
 mod cp;
 mod cp_blocked;
+mod cp_learn;
 mod engine;
 mod find;
 mod fuzz_readers;

@@ -180,6 +180,19 @@ impl<W: Word> Bits<W> {
         self.full & !self.cols
     }
 
+    /// The rows with a queen, in the order they were placed: the trail.
+    pub(crate) fn placed(&self) -> &[u32] {
+        &self.placed
+    }
+
+    /// Flips square `(r, c)` between available and removed, as a blocked square is: no-good
+    /// learning removes a square it has proved useless under the queens placed, and puts it
+    /// back on undoing them. Only an available square is removed, so the bit is its own.
+    #[inline]
+    pub(crate) fn flip(&mut self, r: usize, c: usize) {
+        self.blocked[r] ^= W::bit(c);
+    }
+
     /// Flips the three line bits of a queen at `(r, c)`: places it or takes it off.
     #[inline]
     fn toggle(&mut self, r: usize, c: usize) {

@@ -1,0 +1,146 @@
+//! No-good learning (`Solver::learning`, `nqueens complete --learning`): answers against brute
+//! force on small generated boards, against the answers recorded from OR-Tools CP-SAT on the
+//! hard ones, and against the plain search on boards of 65 to 128 (the default above 100).
+
+use crate::common;
+
+use assert_cmd::Command;
+use proptest::prelude::*;
+
+use nqueens::cp::{Instance, Options, Solver, Status, blocked_board};
+
+/// One completion with learning, checked against `expected` (whether one exists).
+fn check(inst: &Instance, options: Options, expected: bool) {
+    let mut solver = Solver::new(inst, options).learning(true);
+    let (found, status) = solver.find();
+    assert_eq!(found.is_some(), expected, "{inst}");
+    assert_eq!(status == Status::Exhausted, !expected, "{inst}");
+    assert!(found.is_none_or(|p| inst.admits(&p)), "{inst}");
+    if !expected && status == Status::Exhausted && solver.stats().failures > 1 {
+        assert!(
+            solver.stats().nogoods > 0,
+            "{inst}: failures but no no-good"
+        );
+    }
+}
+
+#[test]
+fn hard_boards_keep_the_answers_recorded_from_cp_sat() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/blocked");
+    let mut seen = [0, 0];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let expected = text
+            .lines()
+            .find_map(|l| l.strip_prefix("# answer: "))
+            .unwrap_or_else(|| panic!("{}: no recorded answer", path.display()))
+            == "completion";
+        let inst = Instance::parse(&text).unwrap();
+        // Without restarts only up to 40: at 50 learning takes seconds more per board.
+        let runs: &[bool] = if inst.n() <= 40 {
+            &[true, false]
+        } else {
+            &[true]
+        };
+        for &restarts in runs {
+            let options = Options {
+                restarts,
+                ..Default::default()
+            };
+            check(&inst, options, expected);
+        }
+        seen[usize::from(expected)] += 1;
+    }
+    assert!(seen[0] >= 5 && seen[1] >= 5, "{seen:?}");
+}
+
+#[test]
+fn wide_boards_learn_by_default_and_agree_with_the_plain_search() {
+    // Boards of 65 to 128 past their transition (most have no completion, the proofs short);
+    // learning is the default above 100.
+    let mut answers = [0, 0];
+    for (i, n) in [65, 72, 90, 101, 110, 128].into_iter().enumerate() {
+        for share in [95, 97] {
+            let inst = blocked_board(n, n * n * share / 100, 1, i as u64);
+            let mut plain = Solver::new(&inst, Options::default()).learning(false);
+            let mut learning = Solver::new(&inst, Options::default());
+            if n <= 100 {
+                learning = learning.learning(true);
+            }
+            let (a, b) = (plain.find(), learning.find());
+            assert_eq!(a.0.is_some(), b.0.is_some(), "{inst}");
+            assert!(b.0.is_none_or(|p| inst.admits(&p)), "{inst}");
+            assert_eq!(plain.stats().nogoods, 0);
+            if learning.stats().failures > 1 {
+                assert!(learning.stats().nogoods > 0, "{inst}");
+            }
+            answers[usize::from(a.0.is_some())] += 1;
+        }
+    }
+    assert!(answers[0] >= 3, "{answers:?}");
+}
+
+#[test]
+fn the_command_learns_on_request_and_answers_alike() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/blocked");
+    for name in ["40-1330-0.txt", "50-2110-0.txt", "50-2150-1.txt"] {
+        let path = format!("{dir}/{name}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let inst = Instance::parse(&text).unwrap();
+        let completion = text.contains("# answer: completion");
+        let mut codes = Vec::new();
+        for flag in ["--learning", "--no-learning"] {
+            let out = Command::cargo_bin("nqueens")
+                .unwrap()
+                .args(["complete", &path, "--format", "perm", "--stats", flag])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let nogoods: u64 = stderr
+                .split("nogoods ")
+                .nth(1)
+                .and_then(|s| s.split(',').next())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("{name} {flag}: no count of no-goods in {stderr}"));
+            assert_eq!(nogoods == 0, flag == "--no-learning", "{name} {flag}");
+            if completion {
+                let text = std::str::from_utf8(&out.stdout).unwrap();
+                let p = nqueens::format::read(text)
+                    .into_iter()
+                    .next()
+                    .unwrap()
+                    .unwrap();
+                assert!(inst.admits(&p), "{name} {flag}");
+            }
+            codes.push(out.status.code());
+        }
+        assert_eq!(codes[0], codes[1], "{name}");
+        assert_eq!(codes[0], Some(if completion { 0 } else { 1 }), "{name}");
+    }
+    Command::cargo_bin("nqueens")
+        .unwrap()
+        .args(["complete", "--learning", "--no-learning"])
+        .assert()
+        .code(2);
+}
+
+proptest! {
+    /// The library's generator across every share of blocked squares, a queen given on some:
+    /// learning with and without restarts against brute force.
+    #[test]
+    fn generated_boards_match_brute_force(
+        n in 4usize..=10,
+        share in 20usize..=90,
+        queen in proptest::option::of((0usize..10, 0usize..10)),
+        seed in any::<u64>(),
+        restarts in any::<bool>(),
+    ) {
+        let mut inst = blocked_board(n, n * n * share / 100, 1, seed);
+        if let Some((r, c)) = queen {
+            let _ = inst.fix(r % n, c % n);
+        }
+        let expected = common::brute_force_completions(&inst) > 0;
+        check(&inst, Options { restarts, seed, ..Default::default() }, expected);
+    }
+}
