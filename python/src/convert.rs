@@ -228,13 +228,16 @@ pub(crate) fn squares(
             n * n
         )));
     }
+    // A mask's first row is bools only, where a pair has an int (a pair holding a bool is
+    // then refused as a pair, naming the bool).
     let first_is_bool = match rows.first() {
-        Some(row) if !row.is_instance_of::<PyString>() => row
-            .try_iter()
-            .ok()
-            .and_then(|mut it| it.next())
-            .and_then(Result::ok)
-            .is_some_and(|v| v.is_instance_of::<PyBool>()),
+        Some(row) if !row.is_instance_of::<PyString>() => row.try_iter().is_ok_and(|items| {
+            let items: Vec<_> = items.take(n + 1).collect();
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|v| v.as_ref().is_ok_and(|v| v.is_instance_of::<PyBool>()))
+        }),
         _ => false,
     };
     if !first_is_bool {

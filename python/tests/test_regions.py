@@ -242,7 +242,7 @@ def test_defect_names_the_rule_as_verify_does(cli):
         board.defect(itertools.repeat((0, 0)))
     with pytest.raises(ValueError, match="the grid has 63 rows; at most 62 are read"):
         Board(itertools.repeat("A"))
-    with pytest.raises(ValueError, match="marked twice"):
+    with pytest.raises(ValueError, match="more than 16 crosses for a 4 x 4 board"):
         Board(board.rows, crosses=itertools.repeat((1, 1)))
 
 
