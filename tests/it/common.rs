@@ -67,3 +67,28 @@ pub fn brute_force_completions(inst: &nqueens::cp::Instance) -> u64 {
     }
     go(0, &mut Vec::new(), &open)
 }
+
+/// The blocked boards of `tests/fixtures/blocked` with the answer CP-SAT recorded for each
+/// (`# answer: completion` or `none`): `(path, text, has_a_completion)`.
+pub fn recorded_blocked_boards() -> Vec<(std::path::PathBuf, String, bool)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/blocked");
+    let mut boards: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let answer = text
+                .lines()
+                .find_map(|l| l.strip_prefix("# answer: "))
+                .unwrap_or_else(|| panic!("{}: no recorded answer", path.display()));
+            let completion = match answer {
+                "completion" => true,
+                "none" => false,
+                other => panic!("{}: unknown answer {other:?}", path.display()),
+            };
+            (path, text, completion)
+        })
+        .collect();
+    boards.sort();
+    boards
+}

@@ -154,20 +154,8 @@ fn the_two_independent_counters_agree() {
 
 #[test]
 fn hard_boards_keep_the_answers_recorded_from_cp_sat() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/blocked");
     let mut seen = [0, 0];
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let answer = text
-            .lines()
-            .find_map(|l| l.strip_prefix("# answer: "))
-            .unwrap_or_else(|| panic!("{}: no recorded answer", path.display()));
-        let expected = match answer {
-            "completion" => true,
-            "none" => false,
-            other => panic!("{}: unknown answer {other:?}", path.display()),
-        };
+    for (path, text, expected) in common::recorded_blocked_boards() {
         let inst = Instance::parse(&text).unwrap();
         let mut solver = Solver::new(&inst, Options::default());
         let (found, status) = solver.find();

@@ -26,16 +26,8 @@ fn check(inst: &Instance, options: Options, expected: bool) {
 
 #[test]
 fn hard_boards_keep_the_answers_recorded_from_cp_sat() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/blocked");
     let mut seen = [0, 0];
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        let text = std::fs::read_to_string(&path).unwrap();
-        let expected = text
-            .lines()
-            .find_map(|l| l.strip_prefix("# answer: "))
-            .unwrap_or_else(|| panic!("{}: no recorded answer", path.display()))
-            == "completion";
+    for (_, text, expected) in common::recorded_blocked_boards() {
         let inst = Instance::parse(&text).unwrap();
         // Without restarts only up to 40: at 50 learning takes seconds more per board.
         let runs: &[bool] = if inst.n() <= 40 {
