@@ -90,7 +90,7 @@ def test_a_puzzles_dict_goes_back_to_complete():
         (np.array([[0, 1, 2]]), TypeError, "pairs"),
         ("ab", TypeError, "pairs"),
         ([[8, 0]], ValueError, "outside the 8x8 board"),
-        ([[True, 0]], ValueError, "mask must be 8 x 8"),
+        ([[True, 0]], TypeError, "rows and columns must be ints, not bool"),
     ],
 )
 def test_squares_that_are_not(blocked, error, message):
