@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::cuda_join::{CudaJoin, MAX_BATCH_BYTES};
-use super::{BATCH_SECONDS, Collected, Report};
+use super::{BATCH_SECONDS, Busy, Collected, Report};
 use crate::engine::device::GpuError;
 use crate::engine::device::{Outcome, RunError};
 use crate::engine::strategy::join::{JoinHalves, JoinTasks};
@@ -880,7 +880,7 @@ fn batches<E: Send>(
     let mut spare: Vec<JoinBatch> = Vec::new();
     let lister = Lister::new(tasks);
     let mut free_slots = vec![1, 0];
-    let mut busy_until = 0.0f64;
+    let mut busy = Busy::default();
     let mut pairs_done = 0u64;
     loop {
         while let Some(&slot) = free_slots.last() {
@@ -903,10 +903,7 @@ fn batches<E: Send>(
         };
         let Collected { counts, span } = backend.collect(slot)?;
         free_slots.push(slot);
-        report.batches += 1;
-        report.items += batch.tile_count() as u64;
-        report.kernel_seconds += (span.1 - span.0.max(busy_until)).max(0.0);
-        busy_until = busy_until.max(span.1);
+        busy.add(report, batch.tile_count() as u64, span);
         pairs_done += batch.pairs;
         for (index, found) in batch.found(&counts) {
             let tally = Tally {

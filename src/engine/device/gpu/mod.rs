@@ -247,6 +247,23 @@ pub trait Backend {
     }
 }
 
+/// The device's busy time so far: the union of the collected batches' kernel spans (two
+/// batches in flight may overlap), which each batch adds to a [`Report`].
+#[derive(Default)]
+pub(super) struct Busy {
+    until: f64,
+}
+
+impl Busy {
+    /// Adds a collected batch of `items` work items whose kernels ran over `span` (seconds).
+    pub(super) fn add(&mut self, report: &mut Report, items: u64, span: (f64, f64)) {
+        report.batches += 1;
+        report.items += items;
+        report.kernel_seconds += (span.1 - span.0.max(self.until)).max(0.0);
+        self.until = self.until.max(span.1);
+    }
+}
+
 /// A counted batch.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Collected {
@@ -367,8 +384,7 @@ fn batches<E: Send>(
     let mut next = 0;
     let mut in_flight: VecDeque<(usize, Batch)> = VecDeque::new();
     let mut free_slots = vec![1, 0];
-    // The end of the device's busy time so far, for the union of the batches' spans.
-    let mut busy_until = 0.0f64;
+    let mut busy = Busy::default();
     loop {
         while let Some(&slot) = free_slots.last() {
             if next == todo.len() || stop.load(Ordering::Relaxed) {
@@ -385,10 +401,7 @@ fn batches<E: Send>(
         };
         let Collected { counts, span } = backend.collect(slot)?;
         free_slots.push(slot);
-        report.batches += 1;
-        report.items += batch.item_count() as u64;
-        report.kernel_seconds += (span.1 - span.0.max(busy_until)).max(0.0);
-        busy_until = busy_until.max(span.1);
+        busy.add(report, batch.item_count() as u64, span);
         for (index, found) in batch.found(&counts) {
             let kept = if tasks.is_symmetric(index) {
                 match fixed.of(index) {
