@@ -1,5 +1,6 @@
 //! With the `cuda` feature, compiles the GPU kernels' sources (`src/engine/device/gpu/kernel.cu`,
-//! the backtracking search, and `src/engine/device/gpu/join.cu`, the join's pair count) with the
+//! the backtracking search, `src/engine/device/gpu/join.cu`, the join's pair count, and
+//! `src/engine/device/gpu/make.cu`, the join's words made from the quarter lists) with the
 //! host C++ compiler, so that they run on the CPU in the tests (the GPU build of the same files
 //! is made at run time, by NVRTC). Without the feature it does nothing.
 //!
@@ -64,6 +65,8 @@ fn host_kernel() {
             ("NQJ_HOST_NAME", "nq_join_host_wide"),
         ],
     );
+    // The join's words made from the quarter lists: one copy, the word width is an argument.
+    build("nqueens_make_host", "src/engine/device/gpu/make.cu", &[]);
     if ubsan {
         println!("cargo:rustc-link-lib=ubsan");
     }

@@ -1,7 +1,9 @@
-//! The join on the GPU without a GPU: the join kernel (`src/engine/device/gpu/join.cu`) compiled for
-//! the CPU from the same source NVRTC compiles for the device, through the batching and
-//! bookkeeping of `engine::device::gpu::join`, against the CPU join task by task; and the kernel
-//! against the obvious double loop on random word lists.
+//! The join on the GPU without a GPU: the kernels that make a batch's words
+//! (`src/engine/device/gpu/make.cu`) and count its pairs (`join.cu`) compiled for the CPU from
+//! the same sources NVRTC compiles for the device, through the batching and bookkeeping of
+//! `engine::device::gpu::join`, against the CPU join task by task; the words made against the
+//! words the host lists, join by join; and the counting kernel against the obvious double loop
+//! on random word lists.
 //! Run with `cargo test --features cuda --test it gpu_join::`.
 #![cfg(feature = "cuda")]
 
@@ -12,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use nqueens::engine::device::gpu::join::{
     self, HostJoin, JoinBackend, JoinBatch, Layout, TILE_WORDS, count_batch, shape,
 };
+use nqueens::engine::device::gpu::make::{self, Plan, QuarterCopy, TABLE};
 use nqueens::engine::device::gpu::{Collected, Report};
 use nqueens::engine::device::{GpuError, RunError};
 use nqueens::engine::strategy::join::JoinTasks;
@@ -199,7 +202,11 @@ fn tiles_outside_the_batch_are_refused() {
         count_batch(&bad)
     };
     let words = good.low.len() as u32;
-    assert!(with_tile([0, 0, 0, shape(0, 0, 0, 2)]).is_err()); // no stored word
+    // An empty slot (a join made on the device plans more than it fills) counts nothing; it
+    // is all zeros.
+    let empty = with_tile([0, 0, 0, 0]).unwrap();
+    assert_eq!(empty[0], 0);
+    assert!(with_tile([0, 0, 0, shape(0, 0, 0, 2)]).is_err());
     assert!(with_tile([0, words + 1, 0, shape(0, 0, 0, 2)]).is_err()); // past the words
     assert!(with_tile([0, TILE_WORDS as u32 + 1, 0, shape(0, 0, 0, 2)]).is_err());
     assert!(with_tile([0, 1, 0, shape(1, 0, 0, 2)]).is_err()); // bucket past 2^k
@@ -241,8 +248,15 @@ struct Hooked<F: FnMut(usize) -> Result<(), GpuError>> {
 }
 
 impl<F: FnMut(usize) -> Result<(), GpuError>> JoinBackend for Hooked<F> {
-    fn submit(&mut self, slot: usize, batch: &JoinBatch) -> Result<(), GpuError> {
-        self.inner.submit(slot, batch)
+    fn load(
+        &mut self,
+        tables: [(&[u64], &[usize]); 2],
+        board: [u64; make::BOARD_WORDS],
+    ) -> Result<(), GpuError> {
+        self.inner.load(tables, board)
+    }
+    fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError> {
+        self.inner.submit(slot, plan)
     }
     fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
         self.collects += 1;
@@ -333,4 +347,111 @@ fn the_gpu_counts_with_the_join_from_its_threshold_and_backtracks_below() {
         too_large.to_string().contains("from 1 to 25"),
         "{too_large}"
     );
+}
+
+/// The words of one side of a made join, unpacked: each without its long-diagonal bits, with
+/// how many of them it held (its part).
+fn unpacked(made: &make::Made, side: usize, long: u64, word: u64) -> Vec<(u64, u32)> {
+    let (_, _, k, cut) = made.join(0);
+    let keep = word & !long & !cut;
+    let deposit = |value: u64, mask: u64| {
+        let mut out = 0;
+        for (j, bit) in (0..64).filter(|b| mask >> b & 1 == 1).enumerate() {
+            out |= (value >> j & 1) << bit;
+        }
+        out
+    };
+    let batch = &made.batch;
+    let table = &batch.starts[side * TABLE..];
+    let mut words = Vec::new();
+    for class in 0..3usize << k {
+        let (part, pattern) = ((class >> k) as u32, (class & ((1 << k) - 1)) as u64);
+        for i in table[class] as usize..table[class + 1] as usize {
+            let high = batch.high.get(i).map_or(0, |&h| u64::from(h) << 32);
+            let packed = high | u64::from(batch.low[i]);
+            words.push((deposit(packed, keep) | deposit(pattern, cut), part));
+        }
+    }
+    words.sort_unstable();
+    words
+}
+
+#[test]
+fn the_words_made_from_the_quarter_lists_are_the_words_the_host_lists() {
+    let never = AtomicBool::new(false);
+    for n in 4..=17 {
+        let tasks = JoinTasks::new(n).unwrap();
+        let layout = Layout::of(&tasks);
+        let board = make::board(&tasks, &layout);
+        let (word, long) = (board[0], board[1]);
+        let quarters = QuarterCopy::of_tasks(&tasks).unwrap();
+        let main = tasks.len() - 2 * n;
+        for index in (0..main).step_by(main.div_ceil(40)) {
+            let mut plan = Plan::default();
+            assert!(plan.add_task(&tasks, &layout, index, &never));
+            let listed = make::listed_joins(&tasks, index);
+            assert_eq!(plan.join_count(), listed.len());
+            for (j, want) in listed.iter().enumerate() {
+                let one = plan.one_join(j);
+                let made = make::make_on_host(&quarters, &board, &one).unwrap();
+                let (top, bottom, k, cut) = made.join(0);
+                assert_eq!(
+                    (top as usize, bottom as usize),
+                    (want.top.len(), want.bottom.len())
+                );
+                assert!(k as usize >= layout.min_cut.min((word & !long).count_ones() as usize));
+                assert_eq!(cut & !(word & !long), 0, "N={n}: cut bits within the word");
+                for (side, words) in [&want.top, &want.bottom].into_iter().enumerate() {
+                    let mut expected: Vec<(u64, u32)> = words
+                        .iter()
+                        .map(|&w| (w & !long, (w & long).count_ones()))
+                        .collect();
+                    expected.sort_unstable();
+                    assert_eq!(
+                        unpacked(&made, side, long, word),
+                        expected,
+                        "N={n}, task {index}, join {j}, side {side}"
+                    );
+                }
+                // The tiles made hold together, and count the join as the host's words do.
+                let sums = count_batch(&made.batch).unwrap();
+                let host = JoinBatch::of_join(&layout, want.weight, &want.top, &want.bottom);
+                let (made_found, host_found): (u128, u128) = (
+                    made.batch.found(&sums).map(|(_, f)| f).sum(),
+                    host.found(&count_batch(&host).unwrap())
+                        .map(|(_, f)| f)
+                        .sum(),
+                );
+                assert_eq!(made_found, host_found, "N={n}, task {index}, join {j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_plan_whose_bounds_are_too_small_is_refused_not_overrun() {
+    let tasks = JoinTasks::new(12).unwrap();
+    let layout = Layout::of(&tasks);
+    let board = make::board(&tasks, &layout);
+    let quarters = QuarterCopy::of_tasks(&tasks).unwrap();
+    let mut plan = Plan::default();
+    assert!(plan.add_task(&tasks, &layout, 3, &AtomicBool::new(false)));
+    let one = plan.one_join(0);
+    assert!(make::make_on_host(&quarters, &board, &one).is_ok());
+    // Fewer word places for the bottom half than it has words.
+    let mut short = one.clone();
+    short.joins[9] /= 3;
+    short.words = short.joins[8] + short.joins[9];
+    let err = make::make_on_host(&quarters, &board, &short).unwrap_err();
+    assert!(err.to_string().contains("more words than planned"), "{err}");
+    // Fewer tile slots than its tiles.
+    let mut few = one.clone();
+    few.joins[11] = 1;
+    few.slots = 1;
+    let err = make::make_on_host(&quarters, &board, &few).unwrap_err();
+    assert!(err.to_string().contains("more tiles than planned"), "{err}");
+    // Keys outside the quarter lists.
+    let mut outside = one;
+    outside.joins[0] = u64::from(u32::MAX);
+    assert!(make::make_on_host(&quarters, &board, &outside).is_err());
 }

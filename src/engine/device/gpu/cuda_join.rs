@@ -10,12 +10,16 @@ use cudarc::driver::{
 use cudarc::nvrtc::Ptx;
 
 use super::cuda::{self, Compiled, driver_error};
-use super::join::{GROUPS, JoinBackend, JoinBatch, Layout};
+use super::join::{GROUPS, JoinBackend, Layout, TILE_RECORD, TILE_WORDS};
+use super::make::{self, BOARD_WORDS, MAX_BATCH_WORDS, Plan, STATUS_WORDS, TABLE, check_status};
 use super::{Collected, GpuError};
 
 /// The join kernel's source, compiled by NVRTC at run time (and by the host compiler for the
 /// tests).
 pub const SOURCE: &str = include_str!("join.cu");
+
+/// The source of the kernel that makes a batch's words from the quarter lists, as [`SOURCE`].
+pub const MAKE_SOURCE: &str = include_str!("make.cu");
 
 /// Threads per block (`NQJ_BLOCK`): eight warps share a tile's table.
 pub const BLOCK: u32 = 256;
@@ -32,21 +36,19 @@ pub const MIN_BLOCKS: u32 = 4;
 /// ```
 pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 
-/// Bytes of words and tiles at which a batch stops taking tasks: 1 GiB. The group of tasks
-/// added last may take it past that, about to twice as much (groups double as a batch grows).
-pub const MAX_BATCH_BYTES: usize = 1 << 30;
-
-/// Device memory reserved for two batches in flight, each up to twice [`MAX_BATCH_BYTES`],
-/// with a margin for the module and the streams: what [`CudaJoin::new`] asks to be free. A
-/// batch larger still (one task of more than 2 GiB of words, past N = 26) fails to allocate:
-/// one error line, the tasks reported before it exact.
+/// Device memory reserved for two batches in flight beside the quarter lists: each up to
+/// twice [`MAX_BATCH_WORDS`] word places (the batch that passes the limit takes its last task
+/// whole) of 16 bytes, their tables and tiles, with a margin for the modules and the streams.
+/// [`CudaJoin::load`] asks this and the quarter lists to be free. A batch larger still (one
+/// task of more than 2^27 word places, past N = 26) fails to allocate: one error line, the
+/// tasks reported before it exact.
 ///
 /// ```
 /// let bytes = nqueens::engine::device::gpu::cuda_join::device_bytes();
-/// assert!(bytes > 4 << 30 && bytes < 5 << 30);
+/// assert!(bytes > 4 << 30 && bytes < 6 << 30);
 /// ```
 pub fn device_bytes() -> u64 {
-    2 * 2 * MAX_BATCH_BYTES as u64 + (256 << 20)
+    2 * 2 * MAX_BATCH_WORDS * 16 + (1 << 30)
 }
 
 /// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with `chunks` chunks of 5 bits and
@@ -66,58 +68,77 @@ pub fn compile(arch: &str, chunks: usize, wide: bool, verbose: bool) -> Result<C
     cuda::compile_source(SOURCE, c"nqueens_join.cu", arch, options, verbose)
 }
 
+/// Compiles the making kernel ([`MAKE_SOURCE`]) for `arch`; `verbose` asks ptxas for its
+/// resource report.
+///
+/// # Errors
+/// [`GpuError::NoNvrtc`] without NVRTC, [`GpuError::Compile`] if it does not compile.
+pub fn compile_make(arch: &str, verbose: bool) -> Result<Compiled, GpuError> {
+    let options = vec![
+        format!("-DNQM_BLOCK={}", make::BLOCK),
+        format!("-DNQM_TILE_STORED={TILE_WORDS}"),
+    ];
+    cuda::compile_source(MAKE_SOURCE, c"nqueens_make.cu", arch, options, verbose)
+}
+
 /// What a slot holds.
 enum Slot {
     Free,
-    /// A batch without tiles: nothing to launch.
-    Empty,
     Busy(Box<InFlight>),
 }
 
 /// One batch on the device.
 struct InFlight {
+    /// Tile slots: `sums` has one more when there are none.
+    slots: usize,
     sums: CudaSlice<u64>,
-    // Kept until the kernel is done with them: words (low and high halves), class tables,
-    // tiles.
-    _inputs: [CudaSlice<u32>; 4],
-    events: Option<(CudaEvent, CudaEvent)>,
+    status: CudaSlice<u32>,
+    // Kept until the kernels are done with them: the plan and the board, the glued words,
+    // the packed words (low and high halves), the class tables and the tiles.
+    _plan: [CudaSlice<u64>; 3],
+    _made: [CudaSlice<u32>; 4],
+    events: (CudaEvent, CudaEvent),
+}
+
+/// The quarter lists in device memory: entries and starts, left then right.
+struct Quarters {
+    slices: [CudaSlice<u64>; 4],
 }
 
 /// The first GPU as a [`JoinBackend`]: two streams, one per slot.
 pub struct CudaJoin {
     context: Arc<CudaContext>,
     streams: [Arc<CudaStream>; 2],
-    function: CudaFunction,
+    make: CudaFunction,
+    join: CudaFunction,
     origin: CudaEvent,
     resident: usize,
+    quarters: Option<Quarters>,
+    board: [u64; BOARD_WORDS],
     slots: [Slot; 2],
 }
 
 impl CudaJoin {
-    /// Opens the first GPU, checks that two batches fit its free memory, and compiles the
-    /// kernel for it and the count's `layout`.
+    /// Opens the first GPU and compiles the kernels for it and the count's `layout`.
     ///
     /// # Errors
-    /// [`GpuError`]: no driver, NVRTC or device; too little free memory
-    /// ([`GpuError::Driver`], before any work); the kernel not compiling.
+    /// [`GpuError`]: no driver, NVRTC or device; a kernel not compiling.
     pub fn new(layout: Layout) -> Result<CudaJoin, GpuError> {
         cuda::available()?;
         let context = CudaContext::new(0).map_err(driver_error)?;
-        let (free, _) = context.mem_get_info().map_err(driver_error)?;
-        if (free as u64) < device_bytes() {
-            return Err(GpuError::Driver(format!(
-                "the GPU has {} MiB free; the join's batches need {} MiB",
-                free >> 20,
-                device_bytes() >> 20
-            )));
-        }
         let (major, minor) = context.compute_capability().map_err(driver_error)?;
         let arch = format!("sm_{major}{minor}");
-        let compiled = compile(&arch, layout.chunks, layout.wide, false)?;
-        let module = context
-            .load_module(Ptx::from_binary(compiled.cubin))
-            .map_err(driver_error)?;
-        let function = module.load_function("nq_join").map_err(driver_error)?;
+        let load = |compiled: Compiled, name: &str| {
+            context
+                .load_module(Ptx::from_binary(compiled.cubin))
+                .and_then(|module| module.load_function(name))
+                .map_err(driver_error)
+        };
+        let function = load(
+            compile(&arch, layout.chunks, layout.wide, false)?,
+            "nq_join",
+        )?;
+        let make = load(compile_make(&arch, false)?, "nq_make")?;
         let sms = context
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver_error)? as usize;
@@ -135,9 +156,12 @@ impl CudaJoin {
         Ok(CudaJoin {
             context,
             streams,
-            function,
+            make,
+            join: function,
             origin,
             resident: sms * per_sm * BLOCK as usize,
+            quarters: None,
+            board: [0; BOARD_WORDS],
             slots: [Slot::Free, Slot::Free],
         })
     }
@@ -156,58 +180,127 @@ impl CudaJoin {
 }
 
 impl JoinBackend for CudaJoin {
-    fn submit(&mut self, slot: usize, batch: &JoinBatch) -> Result<(), GpuError> {
-        let tiles = batch.tile_count();
-        if tiles == 0 {
-            self.slots[slot] = Slot::Empty;
-            return Ok(());
+    fn load(
+        &mut self,
+        tables: [(&[u64], &[usize]); 2],
+        board: [u64; BOARD_WORDS],
+    ) -> Result<(), GpuError> {
+        let lists: u64 = tables
+            .iter()
+            .map(|(entries, start)| 8 * (entries.len() + start.len()) as u64)
+            .sum();
+        let (free, _) = self.context.mem_get_info().map_err(driver_error)?;
+        if (free as u64) < lists + device_bytes() {
+            return Err(GpuError::Driver(format!(
+                "the GPU has {} MiB free; the join's quarter lists and batches need {} MiB",
+                free >> 20,
+                (lists + device_bytes()) >> 20
+            )));
         }
-        // What the kernel's reads rely on: every tile within the words, and no larger than
-        // its table.
-        batch.check()?;
-        let grid = u32::try_from(tiles)
-            .ok()
-            .filter(|&g| g < 1 << 31)
-            .ok_or_else(|| GpuError::Driver(format!("a batch of {tiles} tiles is too large")))?;
+        let stream = &self.streams[0];
+        let upload = |v: &[u64]| stream.clone_htod(v).map_err(driver_error);
+        let starts = |s: &[usize]| s.iter().map(|&x| x as u64).collect::<Vec<u64>>();
+        let [(left, left_start), (right, right_start)] = tables;
+        self.quarters = Some(Quarters {
+            slices: [
+                upload(left)?,
+                upload(&starts(left_start))?,
+                upload(right)?,
+                upload(&starts(right_start))?,
+            ],
+        });
+        stream.synchronize().map_err(driver_error)?;
+        self.board = board;
+        Ok(())
+    }
+
+    fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError> {
+        plan.check()?;
+        let quarters = self
+            .quarters
+            .as_ref()
+            .ok_or_else(|| GpuError::Driver("a batch before the quarter lists".into()))?;
         let stream = &self.streams[slot];
-        let upload = |v: &[u32]| stream.clone_htod(v).map_err(driver_error);
-        // A narrow kernel never reads the high halves: it is given one word.
-        let high = if batch.wide {
-            &batch.high[..]
-        } else {
-            &[0u32][..]
-        };
-        let inputs = [
-            upload(&batch.low)?,
-            upload(high)?,
-            upload(&batch.starts)?,
-            upload(&batch.tiles)?,
+        let words = plan.words.max(1) as usize;
+        let joins = plan.join_count();
+        let slots = plan.slots as usize;
+        let alloc32 = |len: usize| stream.alloc_zeros::<u32>(len.max(1)).map_err(driver_error);
+        let wide = self.board[4] != 0;
+        let plan_slices = [
+            stream.clone_htod(&plan.joins).map_err(driver_error)?,
+            stream.clone_htod(&self.board).map_err(driver_error)?,
+            stream.alloc_zeros::<u64>(words).map_err(driver_error)?,
         ];
-        let sums = stream.alloc_zeros::<u64>(tiles).map_err(driver_error)?;
-        let config = LaunchConfig {
-            grid_dim: (grid, 1, 1),
-            block_dim: (BLOCK, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        let mut launch = stream.launch_builder(&self.function);
-        for input in &inputs {
-            launch.arg(input);
+        // A narrow batch never has its high halves written or read: it gets one word.
+        let made = [
+            alloc32(words)?,
+            alloc32(if wide { words } else { 1 })?,
+            alloc32(2 * TABLE * joins)?,
+            alloc32(TILE_RECORD * slots)?,
+        ];
+        let status = alloc32(STATUS_WORDS * joins)?;
+        let sums = stream
+            .alloc_zeros::<u64>(slots.max(1))
+            .map_err(driver_error)?;
+        let start = stream
+            .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver_error)?;
+        if joins > 0 {
+            let mut launch = stream.launch_builder(&self.make);
+            for list in &quarters.slices {
+                launch.arg(list);
+            }
+            for input in &plan_slices {
+                launch.arg(input);
+            }
+            for output in &made {
+                launch.arg(output);
+            }
+            launch.arg(&status);
+            let config = LaunchConfig {
+                grid_dim: (joins as u32, 1, 1),
+                block_dim: (make::BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: the arguments match `nq_make`'s parameters in order and type: the
+            // quarter lists (entries and 64-bit starts, left then right, as the plan's keys
+            // were taken from), the plan's join records (one block each: `joins` of them) and
+            // the board, then a place per planned word for the glued words and for the packed
+            // words' low and high halves (high only written for wide words, which get as many),
+            // two class tables per join, a tile record per slot and a status per join. The plan's
+            // bounds are exact upper bounds of what a join makes and the kernel writes no more
+            // (an overflow goes to the status); indices fit 32 bits (`plan.check`).
+            unsafe { launch.launch(config) }.map_err(driver_error)?;
         }
-        launch
-            .arg(&sums)
-            .record_kernel_launch(CUevent_flags::CU_EVENT_DEFAULT);
-        // SAFETY: the arguments match `nq_join`'s parameters in order and type: the words'
-        // low and high halves (the high ones only read by a wide kernel, which a wide batch
-        // gets, as long as the low ones), the class tables, the tiles (one block each: `grid`
-        // of them; each stores 1 to TILE_WORDS words within the words, and its class table
-        // lies within the tables and runs in order within the words, checked above), and one
-        // sum per tile. The kernel reads and writes nothing else; its table is static shared
-        // memory of the size it was compiled for.
-        let events = unsafe { launch.launch(config) }.map_err(driver_error)?;
+        if slots > 0 {
+            let mut launch = stream.launch_builder(&self.join);
+            for input in &made {
+                launch.arg(input);
+            }
+            launch.arg(&sums);
+            let config = LaunchConfig {
+                grid_dim: (slots as u32, 1, 1),
+                block_dim: (BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: the arguments match `nq_join`'s parameters in order and type: the packed
+            // words' low and high halves, the class tables and the tiles just made (one block
+            // per slot: `slots` of them, fewer than 2^31, `plan.check`), and a sum per slot.
+            // `nq_make` wrote every slot: a tile of 1 to TILE_WORDS words of one class within
+            // the join's words, its query table within the join's tables, or an empty one,
+            // which the kernel skips. (A join that overflowed its plan wrote only empty slots.)
+            unsafe { launch.launch(config) }.map_err(driver_error)?;
+        }
+        let end = stream
+            .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver_error)?;
         self.slots[slot] = Slot::Busy(Box::new(InFlight {
+            slots,
             sums,
-            _inputs: inputs,
-            events,
+            status,
+            _plan: plan_slices,
+            _made: made,
+            events: (start, end),
         }));
         Ok(())
     }
@@ -215,14 +308,14 @@ impl JoinBackend for CudaJoin {
     fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
         let batch = match std::mem::replace(&mut self.slots[slot], Slot::Free) {
             Slot::Busy(batch) => batch,
-            Slot::Empty => return Ok(Collected::default()),
             Slot::Free => panic!("collect follows submit"),
         };
-        cuda::collected(
-            &self.streams[slot],
-            &batch.sums,
-            batch.events.as_ref(),
-            Some(&self.origin),
-        )
+        let stream = &self.streams[slot];
+        let status = stream.clone_dtoh(&batch.status).map_err(driver_error)?;
+        let mut collected =
+            cuda::collected(stream, &batch.sums, Some(&batch.events), Some(&self.origin))?;
+        check_status(&status)?;
+        collected.counts.truncate(batch.slots);
+        Ok(collected)
     }
 }

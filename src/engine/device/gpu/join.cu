@@ -79,7 +79,7 @@ typedef unsigned long long nq_u64;
 #endif
 
 // Words per tile record, as the host lays them out: first stored word, stored words (1 to
-// 32 * NQJ_GROUPS), where the query side's class table starts in `starts`, and the tile's
+// 32 * NQJ_GROUPS, or 0 for an empty slot), where the query side's class table starts in `starts`, and the tile's
 // shape: bucket (bits 0-7), cut bits `k` (8-11), first and last query part (12-13, 14-15).
 // A class table is `3 << k` class starts (part-major) and the end, as word indices.
 #define NQJ_TILE_WORDS 4
@@ -193,6 +193,11 @@ extern "C" __global__ void __launch_bounds__(NQJ_BLOCK, NQJ_MIN_BLOCKS)
     const nq_u32 stored_at = tile[0], stored = tile[1];
     const nq_u32 lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const nq_u32 groups = (stored + 31) / 32;
+    // An empty slot (a join made on the GPU plans more tiles than it may need).
+    if (stored == 0) {
+        if (threadIdx.x == 0) sums[blockIdx.x] = 0;
+        return;
+    }
     // The table, a group per warp at a time: lane `i` holds word `i`, a ballot per bit gives
     // the words lacking it, and lane `p` writes the row of pattern `p`.
     for (nq_u32 g = warp; g < groups; g += NQJ_BLOCK / 32) {
@@ -241,6 +246,10 @@ extern "C" void NQJ_HOST_NAME(const nq_u32 *low, const nq_u32 *high, const nq_u3
         const nq_u32 *tile = tiles + (nq_u64)t * NQJ_TILE_WORDS;
         const nq_u32 stored_at = tile[0], stored = tile[1];
         const nq_u32 groups = (stored + 31) / 32;
+        if (stored == 0) {
+            sums[t] = 0;
+            continue;
+        }
         for (nq_u32 g = 0; g < groups; g++) {
             nq_u32 valid = 0;
             nq_u64 w[32];

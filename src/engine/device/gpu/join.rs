@@ -36,7 +36,8 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::cuda_join::{CudaJoin, MAX_BATCH_BYTES};
+use super::cuda_join::CudaJoin;
+use super::make::{self, BOARD_WORDS, MAX_BATCH_WORDS, Plan, QuarterCopy, make_on_host};
 use super::{BATCH_SECONDS, Busy, Collected, Report};
 use crate::engine::device::GpuError;
 use crate::engine::device::{Outcome, RunError};
@@ -121,6 +122,12 @@ impl Layout {
     #[must_use]
     pub fn of(tasks: &JoinTasks) -> Layout {
         Layout::for_words(tasks.word_bits(), tasks.long_diagonal_bits())
+    }
+
+    /// The bits a listed word may have.
+    #[must_use]
+    pub fn word_mask(&self) -> u64 {
+        self.word
     }
 
     /// The layout for words of `bits` bits of which `long` are the long diagonals' (at most
@@ -523,8 +530,9 @@ impl JoinBatch {
         self.tasks.iter().copied().zip(per_task)
     }
 
-    /// `Ok` if what the kernel reads stays within the batch: every tile stores 1 to
-    /// [`TILE_WORDS`] words within the words, its shape is one the kernel knows, and its class
+    /// `Ok` if what the kernel reads stays within the batch: every tile stores at most
+    /// [`TILE_WORDS`] words within the words (none: an empty slot, all zeros), its shape is
+    /// one the kernel knows, and its class
     /// table lies within `starts` and runs in order within the words. Made so by
     /// [`JoinBatch::of`]; checked again before a launch.
     ///
@@ -544,10 +552,17 @@ impl JoinBatch {
         let mut checked = None;
         for t in self.tiles.chunks(TILE_RECORD) {
             let (s, sl, table, shape) = (t[0] as usize, t[1] as usize, t[2] as usize, t[3]);
+            if sl == 0 {
+                // An empty slot of a join made on the device: the kernel reads nothing.
+                if t.iter().any(|&x| x != 0) {
+                    return Err(bad(t));
+                }
+                continue;
+            }
             let (bucket, k) = (shape & 0xff, shape >> 8 & 0xf);
             let (from, to) = (shape >> 12 & 3, shape >> 14 & 3);
             let entries = (PARTS << k) + 1;
-            let fits = (1..=TILE_WORDS).contains(&sl)
+            let fits = sl <= TILE_WORDS
                 && s + sl <= len
                 && k as usize <= MAX_CUT
                 && bucket < 1 << k
@@ -642,37 +657,6 @@ impl<'a> Lister<'a> {
         part
     }
 
-    /// The next batch, in the memory of `into`: tasks from the front of `todo` until about
-    /// `target_pairs` pair tests or [`MAX_BATCH_BYTES`], in groups that double as they go
-    /// (tasks differ a lot in size); `None` if `stop` was set.
-    fn next(
-        &self,
-        todo: &[usize],
-        target_pairs: u64,
-        stop: &AtomicBool,
-        into: JoinBatch,
-    ) -> Option<JoinBatch> {
-        let mut parts = Vec::new();
-        let (mut taken, mut pairs, mut bytes) = (0, 0, 0);
-        let mut group = rayon::current_num_threads().max(1);
-        while taken < todo.len() && pairs < target_pairs && bytes < MAX_BATCH_BYTES {
-            let end = (taken + group).min(todo.len());
-            let Some(more) = self.parts(&todo[taken..end], stop) else {
-                self.give_back(&mut parts);
-                return None;
-            };
-            for part in more {
-                (pairs, bytes) = (pairs + part.pairs, bytes + part.bytes());
-                parts.push(part);
-            }
-            taken = end;
-            group *= 2;
-        }
-        let batch = JoinBatch::concat(self.layout, &parts, into);
-        self.give_back(&mut parts);
-        Some(batch)
-    }
-
     fn give_back(&self, parts: &mut Vec<JoinBatch>) {
         self.parts
             .lock()
@@ -681,20 +665,30 @@ impl<'a> Lister<'a> {
     }
 }
 
-/// What counts a batch's tiles: the GPU, or the kernel compiled for the CPU.
+/// What makes and counts a batch of joins: the GPU, or its kernels compiled for the CPU.
 ///
 /// Two slots, so that two batches can be in flight: [`submit`](Self::submit) starts one in a
 /// free slot and [`collect`](Self::collect) waits for it.
 pub trait JoinBackend {
-    /// Starts counting `batch` in `slot` (0 or 1), which is free.
+    /// Takes the board's quarter lists ([`QuarterCopy::of`]'s `tables`) and what the kernels
+    /// need of the board ([`make::board`]), once, before the first batch.
+    ///
+    /// # Errors
+    /// [`GpuError`] if the device fails or has too little memory for them.
+    fn load(
+        &mut self,
+        tables: [(&[u64], &[usize]); 2],
+        board: [u64; BOARD_WORDS],
+    ) -> Result<(), GpuError>;
+    /// Starts making and counting the joins of `plan` in `slot` (0 or 1), which is free.
     ///
     /// # Errors
     /// [`GpuError`] if the device fails.
-    fn submit(&mut self, slot: usize, batch: &JoinBatch) -> Result<(), GpuError>;
-    /// Waits for the batch in `slot` and returns each tile's sum.
+    fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError>;
+    /// Waits for the batch in `slot` and returns each tile slot's sum.
     ///
     /// # Errors
-    /// [`GpuError`] if the device fails.
+    /// [`GpuError`] if the device fails, or a join made more than its plan allowed.
     fn collect(&mut self, slot: usize) -> Result<Collected, GpuError>;
 }
 
@@ -781,18 +775,31 @@ pub fn count_batch(batch: &JoinBatch) -> Result<Vec<u64>, GpuError> {
     Ok(sums)
 }
 
-/// The join kernel on the CPU as a [`JoinBackend`]: `submit` keeps the batch, `collect`
-/// counts it on the current rayon pool.
+/// The join's kernels on the CPU as a [`JoinBackend`]: `submit` keeps the plan, `collect`
+/// makes it ([`make_on_host`], a join at a time on the current rayon pool) and counts it
+/// ([`count_batch`], which checks the tiles made first).
 #[derive(Debug, Default)]
 pub struct HostJoin {
-    slots: [JoinBatch; 2],
+    quarters: QuarterCopy,
+    board: [u64; BOARD_WORDS],
+    slots: [Plan; 2],
     origin: Option<Instant>,
 }
 
 impl JoinBackend for HostJoin {
-    fn submit(&mut self, slot: usize, batch: &JoinBatch) -> Result<(), GpuError> {
+    fn load(
+        &mut self,
+        tables: [(&[u64], &[usize]); 2],
+        board: [u64; BOARD_WORDS],
+    ) -> Result<(), GpuError> {
+        self.quarters = QuarterCopy::of(tables);
+        self.board = board;
+        Ok(())
+    }
+
+    fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError> {
         self.origin.get_or_insert_with(Instant::now);
-        self.slots[slot] = batch.clone();
+        self.slots[slot] = plan.clone();
         Ok(())
     }
 
@@ -801,11 +808,31 @@ impl JoinBackend for HostJoin {
             .origin
             .expect("a batch is submitted before it is collected");
         let started = origin.elapsed().as_secs_f64();
-        let batch = std::mem::take(&mut self.slots[slot]);
-        let counts = count_batch(&batch)?;
+        let plan = std::mem::take(&mut self.slots[slot]);
+        let counts = make_and_count_on_host(&self.quarters, &self.board, &plan)?;
         let span = (started, origin.elapsed().as_secs_f64());
         Ok(Collected { counts, span })
     }
+}
+
+/// Each tile slot's sum for `plan`, its joins made and counted by the kernels compiled for the
+/// CPU, a join per rayon task.
+///
+/// # Errors
+/// What [`make_on_host`] and [`count_batch`] give.
+pub fn make_and_count_on_host(
+    quarters: &QuarterCopy,
+    board: &[u64; BOARD_WORDS],
+    plan: &Plan,
+) -> Result<Vec<u64>, GpuError> {
+    let sums: Result<Vec<Vec<u64>>, GpuError> = (0..plan.join_count())
+        .into_par_iter()
+        .map(|j| {
+            let one = plan.one_join(j);
+            count_batch(&make_on_host(quarters, board, &one)?.batch)
+        })
+        .collect();
+    Ok(sums?.concat())
 }
 
 /// Counts the tasks `todo` of `tasks` with `backend` counting the main tasks' pairs, as
@@ -859,7 +886,8 @@ pub fn count_tasks<E: Send>(
     Ok((outcome, report))
 }
 
-/// The backend's share of [`count_tasks`]: batches of `todo`, two in flight.
+/// The backend's share of [`count_tasks`]: the quarter lists loaded, then batches of `todo`,
+/// two in flight.
 fn batches<E: Send>(
     backend: &mut dyn JoinBackend,
     pool: &rayon::ThreadPool,
@@ -870,42 +898,54 @@ fn batches<E: Send>(
     report: &mut Report,
 ) -> Result<Outcome, RunError<E>> {
     let mut outcome = Outcome::default();
+    if todo.is_empty() {
+        return Ok(outcome);
+    }
+    let layout = Layout::of(tasks);
+    let tables = match pool.install(|| tasks.quarter_tables(stop)) {
+        Ok(Some(tables)) => tables,
+        Ok(None) => return Ok(outcome),
+        Err(e) => return Err(GpuError::Driver(format!("the join's quarter lists: {e}")).into()),
+    };
+    backend.load(tables, make::board(tasks, &layout))?;
     let started = Instant::now();
-    // The first batches are small (a task per thread), to measure the rate; later ones aim at
+    // The first batches are small (a task each), to measure the rate; later ones aim at
     // BATCH_SECONDS.
-    let mut target_pairs: u64 = 1;
+    let mut target_words: u64 = 1;
     let mut next = 0;
-    let mut in_flight: VecDeque<(usize, JoinBatch)> = VecDeque::new();
-    // Batches counted, whose memory the next ones use.
-    let mut spare: Vec<JoinBatch> = Vec::new();
-    let lister = Lister::new(tasks);
+    let mut in_flight: VecDeque<(usize, Plan)> = VecDeque::new();
+    // Plans counted, whose memory the next ones use.
+    let mut spare: Vec<Plan> = Vec::new();
     let mut free_slots = vec![1, 0];
     let mut busy = Busy::default();
-    let mut pairs_done = 0u64;
+    let mut words_done = 0u64;
     loop {
         while let Some(&slot) = free_slots.last() {
             if next == todo.len() || stop.load(Ordering::Relaxed) {
                 break;
             }
-            let reuse = spare.pop().unwrap_or_default();
-            let Some(batch) =
-                pool.install(|| lister.next(&todo[next..], target_pairs, stop, reuse))
-            else {
-                break;
-            };
-            next += batch.tasks.len();
-            backend.submit(slot, &batch)?;
+            let mut plan = spare.pop().unwrap_or_default();
+            plan.clear();
+            let limit = target_words.min(MAX_BATCH_WORDS);
+            while next < todo.len() && (plan.tasks.is_empty() || plan.words < limit) {
+                if !plan.add_task(tasks, &layout, todo[next], stop) {
+                    return Err(GpuError::Driver("the quarter lists were not made".into()).into());
+                }
+                next += 1;
+            }
+            plan.check()?;
+            backend.submit(slot, &plan)?;
             free_slots.pop();
-            in_flight.push_back((slot, batch));
+            in_flight.push_back((slot, plan));
         }
-        let Some((slot, batch)) = in_flight.pop_front() else {
+        let Some((slot, plan)) = in_flight.pop_front() else {
             break;
         };
         let Collected { counts, span } = backend.collect(slot)?;
         free_slots.push(slot);
-        busy.add(report, batch.tile_count() as u64, span);
-        pairs_done += batch.pairs;
-        for (index, found) in batch.found(&counts) {
+        busy.add(report, plan.slots, span);
+        words_done += plan.words;
+        for (index, found) in plan.found(&counts) {
             let tally = Tally {
                 total: found,
                 unique8: found,
@@ -914,13 +954,13 @@ fn batches<E: Send>(
             outcome.tally += tally;
             outcome.done += 1;
         }
-        spare.push(batch);
+        spare.push(plan);
         let elapsed = started
             .elapsed()
             .max(Duration::from_millis(1))
             .as_secs_f64();
-        let rate = pairs_done as f64 / elapsed;
-        target_pairs = ((rate * BATCH_SECONDS) as u64).max(1 << 24);
+        let rate = words_done as f64 / elapsed;
+        target_words = ((rate * BATCH_SECONDS) as u64).max(1 << 16);
     }
     Ok(outcome)
 }

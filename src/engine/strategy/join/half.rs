@@ -410,6 +410,21 @@ const MOST_WORDS: [u64; 22] = [
     114_142, 137_830,
 ];
 
+/// One half of a join as the quarter lists hold it ([`Quarters::half_keys`]).
+#[cfg(feature = "cuda")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct HalfKeys {
+    /// The key of the first row set's left list.
+    pub left_first: u64,
+    /// The key of the first row set's right list; row set `i`'s is `right_last - i`.
+    pub right_last: u64,
+    /// Row sets: `C(h, k)` for the `k` columns of the left quarter.
+    pub row_sets: u64,
+    /// Pairs of entries the row sets try: at most the half's placements, and not much more
+    /// (`docs/gpu.md`).
+    pub tried: u64,
+}
+
 /// The quarter lists of both sides, shared by all tasks of a board.
 pub(super) struct Quarters {
     shape: Shape,
@@ -464,6 +479,44 @@ impl Quarters {
     /// (`n <= 21`).
     pub fn most_words(shape: &Shape) -> Option<u64> {
         MOST_WORDS.get(shape.n).copied()
+    }
+
+    /// Where the placements of a half that uses exactly the columns `cols` are found, for a
+    /// device that glues them itself from [`Quarters::tables`] (as [`Quarters::place`] does):
+    /// row set `i` (of `row_sets`) pairs left list `left_first + i` with right list
+    /// `right_last - i`.
+    #[cfg(feature = "cuda")]
+    pub fn half_keys(&self, cols: u32) -> HalfKeys {
+        let h = self.shape.h;
+        let all_rows = (1u32 << h) - 1;
+        let (left_cols, right_cols) = (cols & all_rows, cols >> h);
+        let k = left_cols.count_ones() as usize;
+        let first = (1u32 << k) - 1;
+        let left_first = self.left.keys.key(first, left_cols);
+        let right_last = self.right.keys.key(all_rows ^ first, right_cols);
+        let row_sets = self.left.keys.binom[k] as usize;
+        let tried = (0..row_sets)
+            .map(|i| {
+                let lefts = self.left.at(left_first + i).len() as u64;
+                lefts * self.right.at(right_last - i).len() as u64
+            })
+            .sum();
+        HalfKeys {
+            left_first: left_first as u64,
+            right_last: right_last as u64,
+            row_sets: row_sets as u64,
+            tried,
+        }
+    }
+
+    /// The left and the right quarter list: each its entries ([`Shape::entry`]) and where each
+    /// key's entries start (`start[key]..start[key + 1]`).
+    #[cfg(feature = "cuda")]
+    pub fn tables(&self) -> [(&[u64], &[usize]); 2] {
+        [
+            (&self.left.entries, &self.left.start),
+            (&self.right.entries, &self.right.start),
+        ]
     }
 
     /// Appends to `out` the word of every placement of a half that uses exactly the columns

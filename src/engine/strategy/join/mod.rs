@@ -57,6 +57,8 @@ mod tuning;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+#[cfg(feature = "cuda")]
+use half::HalfKeys;
 use half::{Combinations, Quarters, Shape, Side};
 use kernel::Kernel;
 use layout::{NARROW, WIDE};
@@ -354,6 +356,69 @@ impl JoinTasks {
             return unsafe { joins_avx2(cpu, self, quarters, cols, stop, each) };
         }
         joins_with(kernel::Portable, self, quarters, cols, stop, each)
+    }
+}
+
+/// One join of a main task as a device that makes its halves itself needs it: where its
+/// halves' placements are in the quarter lists ([`JoinTasks::quarter_tables`]), and the middle
+/// queen's squares. The pairs `(u, v)` of its top and bottom words with `u & v == 0`, counted
+/// through the long diagonals' symmetries as [`twice_sorted`] does, times `weight`, are the
+/// join's share of the task's count, as for [`JoinHalves`].
+#[cfg(feature = "cuda")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JoinKeys {
+    /// The size of the join's symmetry family.
+    pub weight: u64,
+    /// The bits of a quarter entry that attack the middle queen: a placement with any of them
+    /// is not part of the join (none for even `n`).
+    pub blocked: u64,
+    /// The top half.
+    pub top: HalfKeys,
+    /// The bottom half, read upside down: its words are the glued entries' with the two
+    /// families swapped.
+    pub bottom: HalfKeys,
+}
+
+#[cfg(feature = "cuda")]
+impl JoinTasks {
+    /// Calls `each` with every join of main task `index` (below [`JoinTasks::main_len`]) as
+    /// [`JoinKeys`]; `false` if `stop` was set before the quarter lists were made.
+    pub(crate) fn for_each_join_keys(
+        &self,
+        index: usize,
+        stop: &AtomicBool,
+        each: &mut dyn FnMut(JoinKeys),
+    ) -> bool {
+        let Some(quarters) = self.quarters(stop) else {
+            return false;
+        };
+        let shape = &self.shape;
+        let cols = self.main[index];
+        let top = quarters.half_keys(cols);
+        for (mid, weight) in joins(shape, cols) {
+            let middle = if shape.gap == 1 { 1 << mid } else { 0 };
+            each(JoinKeys {
+                weight,
+                blocked: shape.blocked(middle),
+                top,
+                bottom: quarters.half_keys(shape.full() & !cols & !middle),
+            });
+        }
+        true
+    }
+
+    /// The quarter lists ([`Quarters::tables`]), made first if need be; `None` if `stop` was
+    /// set before they were, the error if they cannot be allocated.
+    pub(crate) fn quarter_tables(
+        &self,
+        stop: &AtomicBool,
+    ) -> Result<Option<[(&[u64], &[usize]); 2]>, OutOfMemory> {
+        Ok(self.try_quarters(stop)?.map(Quarters::tables))
+    }
+
+    /// Bits per diagonal family in a half's word.
+    pub(crate) fn family_bits(&self) -> usize {
+        self.shape.width
     }
 }
 

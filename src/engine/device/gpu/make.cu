@@ -1,0 +1,428 @@
+// The join's words made on the GPU: each join's two halves glued from the quarter lists held in
+// device memory, sorted into classes and packed, and the tiles that `join.cu` counts, all
+// without the host. One source for two compilers, as `join.cu`: NVRTC compiles `nq_make` for
+// the GPU; the host C++ compiler compiles `nq_make_host` for the tests (build script, `cuda`
+// feature), which plays each block's threads one after the other, phase by phase, through the
+// same functions, the barriers between the phases.
+//
+// The host plans a batch (`engine::device::gpu::make`): for each join a record of
+// NQM_JOIN_WORDS numbers, what the CPU join would look up in its quarter lists (`half.rs`): per
+// half, the key of its first row set's left list, the key of the matching right list, and the
+// number of row sets (the row set `i` pairs left list `left_first + i` with right list
+// `right_last - i`); the middle row's blocked bits; where the join's words go, how many each
+// half may have at most (the pairs of entries it tries), and where its tiles go and how many
+// there may be at most. One block makes one join, in phases:
+//
+// 1. **Glue** both halves: a warp per row set, its lanes over the pairs of entries; a pair whose
+//    entries share no diagonal and leave the middle queen free is a placement of the half, its
+//    word the entries' OR (turned for the bottom half, whose families come the other way round).
+//    The words go to `staging`, in the order the lanes find them (order does not matter: the
+//    count of disjoint pairs does not depend on it).
+// 2. **Cut bits**, as the host listing chose them (`gpu::join`): `k` from the larger side's words
+//    free of the long diagonals (about 512 a bucket, at least the layout's fewest, at most 8),
+//    and the `k` busiest bits of both sides, counted on 32 words of each spread evenly.
+// 3. **Classes**: a count per class (part, then cut pattern) in shared memory, the class table
+//    from their sums, then each word to its class, packed: the long diagonals' and the cut
+//    bits taken out.
+// 4. **Tiles**: per term (the top's part-0 words stored, asked by every bottom word; the
+//    bottom's part-0 words stored, asked by the top's parts 1 and 2) and bucket, up to
+//    NQM_TILE_STORED stored words a tile, for the buckets that some query class can meet; the
+//    join's other tile slots are written empty (the count kernel skips them).
+//
+// A status record per join says what it made (NQM_STATUS_WORDS words): the two halves' words,
+// `k`, the cut bits (low and high 32), the tiles used, and an error (1: more words than the
+// plan's bound, 2: more tiles): the plan's bounds are exact upper bounds, so an error is a
+// planning fault, and the host refuses the batch.
+
+typedef unsigned int nq_u32;
+typedef unsigned long long nq_u64;
+
+#if defined(__CUDACC__)
+#define NQM_FN __device__ __forceinline__
+#define NQM_ADD(p, v) atomicAdd((p), (v))
+#define NQM_POPC64(x) ((nq_u32)__popcll(x))
+#else
+#define NQM_FN static inline
+#define NQM_ADD(p, v) nqm_host_add((p), (v))
+#define NQM_POPC64(x) ((nq_u32)__builtin_popcountll(x))
+// The host plays the threads one at a time, so an atomic add is a plain one.
+static inline nq_u32 nqm_host_add(nq_u32 *p, nq_u32 v) {
+    nq_u32 old = *p;
+    *p = old + v;
+    return old;
+}
+#endif
+
+// Threads per block.
+#ifndef NQM_BLOCK
+#define NQM_BLOCK 256
+#endif
+#define NQM_WARPS (NQM_BLOCK / 32)
+
+// The most stored words in a tile (`join.cu`'s 32 * NQJ_GROUPS).
+#ifndef NQM_TILE_STORED
+#define NQM_TILE_STORED 1024
+#endif
+
+#define NQM_MAX_CUT 8
+#define NQM_PARTS 3
+#define NQM_CLASSES (NQM_PARTS << NQM_MAX_CUT)
+// A side's class table: a start per class, part-major, and the end; as `join.cu` reads it.
+#define NQM_TABLE (NQM_CLASSES + 1)
+#define NQM_BUCKET_WORDS 512
+#define NQM_SAMPLE 32
+#define NQM_JOIN_WORDS 12
+#define NQM_STATUS_WORDS 8
+
+// The board: word mask, long diagonals' bits, bits per family, fewest cut bits, wide words.
+#define NQM_BOARD_WORDS 5
+
+// What a launch reads and writes.
+struct nqm_args {
+    const nq_u64 *left, *left_start, *right, *right_start;
+    const nq_u64 *joins, *board;
+    nq_u64 *staging;
+    nq_u32 *low, *high, *starts, *tiles, *status;
+};
+
+// A block's shared state.
+struct nqm_shared {
+    nq_u32 count[2], free_words[2];
+    nq_u32 error, k, removed_len, tiles_used;
+    nq_u64 cut;
+    nq_u32 cut_at[NQM_MAX_CUT];
+    // The long diagonals' and the cut bits, highest first: taken out of a word in this order.
+    nq_u32 removed[NQM_MAX_CUT + 2];
+    nq_u64 score[64];
+    // A side's class counts, then each class's next place.
+    nq_u32 cursor[2][NQM_CLASSES];
+    // Per term and bucket (`term << k | bucket`): its tiles, then its first slot.
+    nq_u32 tiles[2 << NQM_MAX_CUT];
+};
+
+NQM_FN const nq_u64 *nqm_join(const nqm_args *a, nq_u32 join) {
+    return a->joins + (nq_u64)join * NQM_JOIN_WORDS;
+}
+
+// Where side `side`'s words start in the batch, and how many it may have.
+NQM_FN nq_u64 nqm_at(const nq_u64 *j, nq_u32 side) { return j[7] + (side ? j[8] : 0); }
+NQM_FN nq_u64 nqm_cap(const nq_u64 *j, nq_u32 side) { return j[8 + side]; }
+
+// Side `side`'s class table in `starts`.
+NQM_FN nq_u64 nqm_table(nq_u32 join, nq_u32 side) { return ((nq_u64)join * 2 + side) * NQM_TABLE; }
+
+NQM_FN nq_u32 nqm_min(nq_u32 a, nq_u32 b) { return a < b ? a : b; }
+
+NQM_FN void nqm_clear(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    (void)a;
+    (void)join;
+    for (nq_u32 i = t; i < 2 * NQM_CLASSES; i += NQM_BLOCK) s->cursor[i / NQM_CLASSES][i % NQM_CLASSES] = 0;
+    if (t == 0) {
+        s->count[0] = s->count[1] = s->free_words[0] = s->free_words[1] = 0;
+        s->error = 0;
+    }
+}
+
+// Phase 1: both halves glued into `staging`.
+NQM_FN void nqm_glue(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    const nq_u64 *j = nqm_join(a, join);
+    const nq_u64 word_mask = a->board[0], long_bits = a->board[1];
+    const nq_u32 width = (nq_u32)a->board[2];
+    const nq_u64 family = (1ull << width) - 1, blocked = j[6];
+    const nq_u32 warp = t / 32, lane = t % 32;
+    for (nq_u32 side = 0; side < 2; side++) {
+        const nq_u64 left_first = j[3 * side], right_last = j[3 * side + 1], sets = j[3 * side + 2];
+        const nq_u64 at = nqm_at(j, side), cap = nqm_cap(j, side);
+        for (nq_u64 i = warp; i < sets; i += NQM_WARPS) {
+            const nq_u64 ls = a->left_start[left_first + i];
+            const nq_u64 nl = a->left_start[left_first + i + 1] - ls;
+            const nq_u64 rs = a->right_start[right_last - i];
+            const nq_u64 nr = a->right_start[right_last - i + 1] - rs;
+            const nq_u64 pairs = nl * nr;
+            if (pairs == 0) continue;
+            // Pair `p` is left entry `p / nr` and right entry `p % nr`; a lane steps by 32
+            // pairs, its two indices carried along without a division per pair.
+            nq_u64 li = lane / nr, ri = lane % nr;
+            const nq_u64 step_l = 32 / nr, step_r = 32 % nr;
+            for (nq_u64 p = lane; p < pairs; p += 32) {
+                const nq_u64 l = a->left[ls + li], r = a->right[rs + ri];
+                if ((l & r) == 0 && ((l | r) & blocked) == 0) {
+                    nq_u64 w = (l | r) & word_mask;
+                    if (side) w = w >> width | (w & family) << width;
+                    const nq_u32 pos = NQM_ADD(&s->count[side], 1u);
+                    if (pos < cap) a->staging[at + pos] = w;
+                    if ((w & long_bits) == 0) NQM_ADD(&s->free_words[side], 1u);
+                }
+                li += step_l;
+                ri += step_r;
+                if (ri >= nr) {
+                    ri -= nr;
+                    li++;
+                }
+            }
+        }
+    }
+}
+
+// Phase 2a: each candidate bit's score, its count in the samples of one side times the other's.
+NQM_FN void nqm_sample(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    if (t >= 64) return;
+    const nq_u64 *j = nqm_join(a, join);
+    const nq_u64 candidates = a->board[0] & ~a->board[1];
+    nq_u64 score = 1;
+    for (nq_u32 side = 0; side < 2; side++) {
+        const nq_u64 len = s->count[side] < nqm_cap(j, side) ? s->count[side] : nqm_cap(j, side);
+        const nq_u64 step = len == 0 ? 1 : (len + NQM_SAMPLE - 1) / NQM_SAMPLE;
+        nq_u64 f = 0;
+        for (nq_u64 i = 0; i < len; i += step) f += a->staging[nqm_at(j, side) + i] >> t & 1;
+        score *= f;
+    }
+    s->score[t] = (candidates >> t & 1) ? score : 0;
+}
+
+// Phase 2b (one thread): `k` and the cut bits.
+NQM_FN void nqm_choose(const nqm_args *a, nqm_shared *s, nq_u32 join) {
+    const nq_u64 *j = nqm_join(a, join);
+    if (s->count[0] > nqm_cap(j, 0) || s->count[1] > nqm_cap(j, 1)) s->error = 1;
+    const nq_u64 long_bits = a->board[1], candidates = a->board[0] & ~long_bits;
+    const nq_u32 min_cut = (nq_u32)a->board[3];
+    nq_u32 most = s->free_words[0] > s->free_words[1] ? s->free_words[0] : s->free_words[1];
+    most /= NQM_BUCKET_WORDS;
+    nq_u32 k = 0;
+    while (most > 1) {
+        most >>= 1;
+        k++;
+    }
+    if (k < min_cut) k = min_cut;
+    if (k > NQM_MAX_CUT) k = NQM_MAX_CUT;
+    if (k > NQM_POPC64(candidates)) k = NQM_POPC64(candidates);
+    nq_u64 cut = 0;
+    for (nq_u32 i = 0; i < k; i++) {
+        int best = -1;
+        for (int b = 0; b < 64; b++) {
+            if (!(candidates >> b & 1) || (cut >> b & 1)) continue;
+            // Strictly more: ties go to the lowest bit.
+            if (best < 0 || s->score[b] > s->score[best]) best = b;
+        }
+        cut |= 1ull << best;
+    }
+    s->k = k;
+    s->cut = cut;
+    nq_u32 c = 0;
+    for (int b = 0; b < 64; b++) {
+        if (cut >> b & 1) s->cut_at[c++] = (nq_u32)b;
+    }
+    const nq_u64 removed = cut | long_bits;
+    c = 0;
+    for (int b = 63; b >= 0; b--) {
+        if (removed >> b & 1) s->removed[c++] = (nq_u32)b;
+    }
+    s->removed_len = c;
+}
+
+// A word's class: its part (long diagonals held) and then its cut pattern.
+NQM_FN nq_u32 nqm_class(const nqm_shared *s, nq_u64 long_bits, nq_u64 w) {
+    nq_u32 pattern = 0;
+    for (nq_u32 i = 0; i < s->k; i++) pattern |= (nq_u32)(w >> s->cut_at[i] & 1) << i;
+    return NQM_POPC64(w & long_bits) << s->k | pattern;
+}
+
+// A word without its long diagonals' and cut bits, the bits above each closing the gap.
+NQM_FN nq_u64 nqm_pack(const nqm_shared *s, nq_u64 w) {
+    for (nq_u32 i = 0; i < s->removed_len; i++) {
+        const nq_u32 r = s->removed[i];
+        w = (w & ((1ull << r) - 1)) | (w >> (r + 1)) << r;
+    }
+    return w;
+}
+
+// Phase 3a: the words of each class counted.
+NQM_FN void nqm_histogram(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    if (s->error) return;
+    const nq_u64 *j = nqm_join(a, join);
+    for (nq_u32 side = 0; side < 2; side++) {
+        const nq_u64 at = nqm_at(j, side);
+        for (nq_u32 i = t; i < s->count[side]; i += NQM_BLOCK) {
+            NQM_ADD(&s->cursor[side][nqm_class(s, a->board[1], a->staging[at + i])], 1u);
+        }
+    }
+}
+
+// Phase 3b (threads 0 and 1, a side each): the class table, and each class's first place.
+NQM_FN void nqm_scan(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    if (s->error || t >= 2) return;
+    const nq_u64 *j = nqm_join(a, join);
+    nq_u32 *table = a->starts + nqm_table(join, t);
+    nq_u32 run = (nq_u32)nqm_at(j, t);
+    const nq_u32 classes = NQM_PARTS << s->k;
+    for (nq_u32 c = 0; c < classes; c++) {
+        const nq_u32 size = s->cursor[t][c];
+        table[c] = run;
+        s->cursor[t][c] = run;
+        run += size;
+    }
+    table[classes] = run;
+}
+
+// Phase 3c: each word packed into its class.
+NQM_FN void nqm_scatter(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    if (s->error) return;
+    const nq_u64 *j = nqm_join(a, join);
+    const nq_u32 wide = (nq_u32)a->board[4];
+    for (nq_u32 side = 0; side < 2; side++) {
+        const nq_u64 at = nqm_at(j, side);
+        for (nq_u32 i = t; i < s->count[side]; i += NQM_BLOCK) {
+            const nq_u64 w = a->staging[at + i];
+            const nq_u32 pos = NQM_ADD(&s->cursor[side][nqm_class(s, a->board[1], w)], 1u);
+            const nq_u64 packed = nqm_pack(s, w);
+            a->low[pos] = (nq_u32)packed;
+            if (wide) a->high[pos] = (nq_u32)(packed >> 32);
+        }
+    }
+}
+
+// Term `term`'s stored side and query side, and its query parts.
+NQM_FN void nqm_term(nq_u32 term, nq_u32 *stored, nq_u32 *queries, nq_u32 *from) {
+    *stored = term;
+    *queries = 1 - term;
+    *from = term;
+}
+
+// Phase 4a: the tiles of each term's bucket: none if no query class avoids the bucket.
+NQM_FN void nqm_count_tiles(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    if (s->error) return;
+    const nq_u32 k = s->k, all = (1u << k) - 1;
+    for (nq_u32 x = t; x < 2u << k; x += NQM_BLOCK) {
+        nq_u32 stored, queries, from;
+        nqm_term(x >> k, &stored, &queries, &from);
+        const nq_u32 bucket = x & all, avail = all & ~bucket;
+        const nq_u32 *st = a->starts + nqm_table(join, stored);
+        const nq_u32 *qt = a->starts + nqm_table(join, queries);
+        const nq_u32 size = st[bucket + 1] - st[bucket];
+        bool asked = false;
+        for (nq_u32 part = from; part < NQM_PARTS && !asked && size > 0; part++) {
+            for (nq_u32 sub = avail;; sub = (sub - 1) & avail) {
+                const nq_u32 c = part << k | sub;
+                if (qt[c + 1] > qt[c]) {
+                    asked = true;
+                    break;
+                }
+                if (sub == 0) break;
+            }
+        }
+        s->tiles[x] = asked ? (size + NQM_TILE_STORED - 1) / NQM_TILE_STORED : 0;
+    }
+}
+
+// Phase 4b (one thread): each term's bucket's first slot.
+NQM_FN void nqm_slots(const nqm_args *a, nqm_shared *s, nq_u32 join) {
+    if (s->error) {
+        s->tiles_used = 0;
+        return;
+    }
+    nq_u32 run = 0;
+    for (nq_u32 x = 0; x < 2u << s->k; x++) {
+        const nq_u32 n = s->tiles[x];
+        s->tiles[x] = run;
+        run += n;
+    }
+    if (run > nqm_join(a, join)[11]) {
+        s->error = 2;
+        run = 0;
+    }
+    s->tiles_used = run;
+}
+
+// Phase 4c: the tile records, and the slots left over empty.
+NQM_FN void nqm_write_tiles(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    const nq_u64 *j = nqm_join(a, join);
+    nq_u32 *tiles = a->tiles + j[10] * 4;
+    const nq_u32 k = s->k, all = (1u << k) - 1, xs = 2u << k;
+    for (nq_u32 x = t; x < xs && !s->error; x += NQM_BLOCK) {
+        nq_u32 stored, queries, from;
+        nqm_term(x >> k, &stored, &queries, &from);
+        const nq_u32 bucket = x & all;
+        const nq_u32 *st = a->starts + nqm_table(join, stored);
+        const nq_u32 first = s->tiles[x], last = x + 1 < xs ? s->tiles[x + 1] : s->tiles_used;
+        const nq_u32 shape = bucket | k << 8 | from << 12 | (NQM_PARTS - 1) << 14;
+        for (nq_u32 m = 0; first + m < last; m++) {
+            const nq_u32 at = st[bucket] + m * NQM_TILE_STORED;
+            nq_u32 *tile = tiles + (nq_u64)(first + m) * 4;
+            tile[0] = at;
+            tile[1] = nqm_min(NQM_TILE_STORED, st[bucket + 1] - at);
+            tile[2] = (nq_u32)nqm_table(join, queries);
+            tile[3] = shape;
+        }
+    }
+    for (nq_u64 slot = s->tiles_used + t; slot < j[11]; slot += NQM_BLOCK) {
+        for (int w = 0; w < 4; w++) tiles[slot * 4 + w] = 0;
+    }
+    if (t == 0) {
+        nq_u32 *status = a->status + (nq_u64)join * NQM_STATUS_WORDS;
+        status[0] = s->count[0];
+        status[1] = s->count[1];
+        status[2] = s->k;
+        status[3] = (nq_u32)s->cut;
+        status[4] = (nq_u32)(s->cut >> 32);
+        status[5] = s->tiles_used;
+        status[6] = s->error;
+        status[7] = 0;
+    }
+}
+
+#if defined(__CUDACC__)
+
+#define NQM_PHASE(call) \
+    call;               \
+    __syncthreads()
+
+// Each block makes one join: `joins` holds NQM_JOIN_WORDS numbers per join.
+extern "C" __global__ void __launch_bounds__(NQM_BLOCK)
+    nq_make(const nq_u64 *__restrict__ left, const nq_u64 *__restrict__ left_start,
+            const nq_u64 *__restrict__ right, const nq_u64 *__restrict__ right_start,
+            const nq_u64 *__restrict__ joins, const nq_u64 *__restrict__ board,
+            nq_u64 *__restrict__ staging, nq_u32 *__restrict__ low, nq_u32 *__restrict__ high,
+            nq_u32 *__restrict__ starts, nq_u32 *__restrict__ tiles, nq_u32 *__restrict__ status) {
+    __shared__ nqm_shared s;
+    const nqm_args a = {left, left_start, right, right_start, joins, board,
+                        staging, low, high, starts, tiles, status};
+    const nq_u32 join = blockIdx.x, t = threadIdx.x;
+    NQM_PHASE(nqm_clear(&a, &s, join, t));
+    NQM_PHASE(nqm_glue(&a, &s, join, t));
+    NQM_PHASE(nqm_sample(&a, &s, join, t));
+    NQM_PHASE(if (t == 0) nqm_choose(&a, &s, join));
+    NQM_PHASE(nqm_histogram(&a, &s, join, t));
+    NQM_PHASE(nqm_scan(&a, &s, join, t));
+    NQM_PHASE(nqm_scatter(&a, &s, join, t));
+    NQM_PHASE(nqm_count_tiles(&a, &s, join, t));
+    NQM_PHASE(if (t == 0) nqm_slots(&a, &s, join));
+    nqm_write_tiles(&a, &s, join, t);
+}
+
+#else
+
+// The host's copy of a launch over joins `first .. first + count`: each block's phases in
+// turn, every thread of a phase before the next phase, as the barriers order them.
+extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const nq_u64 *right,
+                             const nq_u64 *right_start, const nq_u64 *joins, const nq_u64 *board,
+                             nq_u64 *staging, nq_u32 *low, nq_u32 *high, nq_u32 *starts,
+                             nq_u32 *tiles, nq_u32 *status, nq_u32 first, nq_u32 count) {
+    static_assert(sizeof(nqm_shared) < 16384, "the shared state fits a block's shared memory");
+    const nqm_args a = {left, left_start, right, right_start, joins, board,
+                        staging, low, high, starts, tiles, status};
+    nqm_shared s = nqm_shared();
+    for (nq_u32 join = first; join < first + count; join++) {
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_clear(&a, &s, join, t);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_glue(&a, &s, join, t);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_sample(&a, &s, join, t);
+        nqm_choose(&a, &s, join);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_histogram(&a, &s, join, t);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_scan(&a, &s, join, t);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_scatter(&a, &s, join, t);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_count_tiles(&a, &s, join, t);
+        nqm_slots(&a, &s, join);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_write_tiles(&a, &s, join, t);
+    }
+}
+
+#endif

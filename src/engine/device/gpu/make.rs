@@ -1,0 +1,380 @@
+//! The join's words made on the GPU (`make.cu`): the host plans a batch, a few numbers per join,
+//! and the device glues each join's halves from the quarter lists it holds, sorts them into
+//! classes, packs them and lays out the tiles that `join.cu` counts. Only the plan goes to the
+//! device and only a sum per tile slot comes back.
+//!
+//! A [`Plan`] is a batch of main tasks: per join, where its halves' placements are in the quarter
+//! lists ([`JoinKeys`]), where its words go and how many each half may have at most (the pairs of
+//! quarter entries it tries, an exact upper bound), and how many tile slots it may fill at most
+//! (see [`Plan::add`]). [`make_on_host`] runs the device's code compiled for the CPU and gives a
+//! [`JoinBatch`], which the tests and the host backend count and check like any other.
+
+use super::GpuError;
+use super::join::{JoinBatch, Layout, MAX_CUT, PARTS, TILE_RECORD, TILE_WORDS};
+use crate::engine::strategy::join::{JoinKeys, JoinTasks};
+
+/// Numbers per join in a plan (`NQM_JOIN_WORDS`): per half its first left key, its first
+/// right key and its row sets; the middle queen's bits; where the join's words start, each
+/// half's bound; where its tile slots start, and how many.
+pub const JOIN_WORDS: usize = 12;
+
+/// Words per join in the status the device writes back (`NQM_STATUS_WORDS`): the two halves'
+/// words, `k`, the cut bits (low, high), the tiles used, an error (0: none).
+pub const STATUS_WORDS: usize = 8;
+
+/// Entries of a side's class table (`NQM_TABLE`): room for the most classes and the end.
+pub const TABLE: usize = (PARTS << MAX_CUT) + 1;
+
+/// Numbers describing the board (`NQM_BOARD_WORDS`).
+pub const BOARD_WORDS: usize = 5;
+
+/// Threads per block of `nq_make` (`NQM_BLOCK`).
+pub const BLOCK: u32 = 256;
+
+/// Stored words per bucket the cut bits aim at (`NQM_BUCKET_WORDS`, as the host listing's).
+const BUCKET_WORDS: u64 = 512;
+
+/// Word places (the halves' bounds) at which a batch stops taking tasks: with 16 bytes a place
+/// on the device (the glued word, and its packed halves), 1 GiB.
+pub const MAX_BATCH_WORDS: u64 = 1 << 26;
+
+/// What the device needs of the board: the word's bits, the long diagonals' bits, the bits
+/// of a family, the fewest cut bits, and whether packed words have a high half.
+#[must_use]
+pub fn board(tasks: &JoinTasks, layout: &Layout) -> [u64; BOARD_WORDS] {
+    [
+        layout.word_mask(),
+        tasks.long_diagonal_bits(),
+        tasks.family_bits() as u64,
+        layout.min_cut as u64,
+        u64::from(layout.wide),
+    ]
+}
+
+/// A batch of main tasks for the device to make and count.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// The task indices.
+    pub tasks: Vec<usize>,
+    /// [`JOIN_WORDS`] numbers per join.
+    pub joins: Vec<u64>,
+    /// Per join: the position of its task in `tasks`, and its symmetry family's weight.
+    pub owner: Vec<(u32, u64)>,
+    /// Word places: the sum of the halves' bounds.
+    pub words: u64,
+    /// Tile slots.
+    pub slots: u64,
+}
+
+impl Plan {
+    /// The number of joins.
+    #[must_use]
+    pub fn join_count(&self) -> usize {
+        self.owner.len()
+    }
+
+    /// Appends the joins of main task `index` of `tasks`; `false` if `stop` was set first (the
+    /// plan is then to be thrown away).
+    pub fn add_task(
+        &mut self,
+        tasks: &JoinTasks,
+        layout: &Layout,
+        index: usize,
+        stop: &std::sync::atomic::AtomicBool,
+    ) -> bool {
+        let task = self.tasks.len() as u32;
+        self.tasks.push(index);
+        tasks.for_each_join_keys(index, stop, &mut |keys| self.add(layout, task, keys))
+    }
+
+    /// Appends one join. Its tile slots: a term's tiles are at most its stored words over
+    /// [`TILE_WORDS`] plus one per bucket (the last, partly filled tile of each), and `k` is
+    /// at most what the device would choose if every word tried were free of the long
+    /// diagonals.
+    fn add(&mut self, layout: &Layout, task: u32, keys: JoinKeys) {
+        let (top, bottom) = (keys.top.tried, keys.bottom.tried);
+        let most = (top.max(bottom) / BUCKET_WORDS).max(1).ilog2() as usize;
+        let k = most.clamp(layout.min_cut, MAX_CUT);
+        let slots = top / TILE_WORDS as u64 + bottom / TILE_WORDS as u64 + (2 << k);
+        self.joins.extend_from_slice(&[
+            keys.top.left_first,
+            keys.top.right_last,
+            keys.top.row_sets,
+            keys.bottom.left_first,
+            keys.bottom.right_last,
+            keys.bottom.row_sets,
+            keys.blocked,
+            self.words,
+            top,
+            bottom,
+            self.slots,
+            slots,
+        ]);
+        self.owner.push((task, keys.weight));
+        self.words += top + bottom;
+        self.slots += slots;
+    }
+
+    /// Join `j` alone, as a plan of its own (its task's index, its weight, its words and tile
+    /// slots from 0): the host makes a plan's joins on many threads this way.
+    #[must_use]
+    pub fn one_join(&self, j: usize) -> Plan {
+        let mut record = self.joins[j * JOIN_WORDS..(j + 1) * JOIN_WORDS].to_vec();
+        let (task, weight) = self.owner[j];
+        (record[7], record[10]) = (0, 0);
+        Plan {
+            tasks: vec![self.tasks[task as usize]],
+            words: record[8] + record[9],
+            slots: record[11],
+            joins: record,
+            owner: vec![(0, weight)],
+        }
+    }
+
+    /// Empties the plan, keeping its memory.
+    pub fn clear(&mut self) {
+        self.tasks.clear();
+        self.joins.clear();
+        self.owner.clear();
+        self.words = 0;
+        self.slots = 0;
+    }
+
+    /// `Ok` if the device can make the plan: its word places, class tables and tiles indexed
+    /// in 32 bits, as the kernels index them.
+    ///
+    /// # Errors
+    /// [`GpuError::Driver`] for a plan too large for one launch.
+    pub fn check(&self) -> Result<(), GpuError> {
+        let tables = 2 * TABLE as u64 * self.join_count() as u64;
+        if self.words >= 1 << 32 || tables >= 1 << 32 || self.slots >= 1 << 31 {
+            return Err(GpuError::Driver(format!(
+                "a batch of {} word places and {} tiles is too large for one launch",
+                self.words, self.slots
+            )));
+        }
+        Ok(())
+    }
+
+    /// Each task's count, from the sums of its joins' tile slots.
+    pub fn found(&self, sums: &[u64]) -> impl Iterator<Item = (usize, u128)> + '_ {
+        assert_eq!(sums.len() as u64, self.slots);
+        let mut per_task = vec![0u128; self.tasks.len()];
+        for (record, &(task, weight)) in self.joins.chunks(JOIN_WORDS).zip(&self.owner) {
+            let (first, slots) = (record[10] as usize, record[11] as usize);
+            let sum: u128 = sums[first..first + slots]
+                .iter()
+                .map(|&s| u128::from(s))
+                .sum();
+            per_task[task as usize] += u128::from(weight) * sum;
+        }
+        self.tasks.iter().copied().zip(per_task)
+    }
+}
+
+/// What the device made of a plan, as the host's copy of `nq_make` gives it.
+#[derive(Clone, Debug)]
+pub struct Made {
+    /// The words, class tables and tiles (one per slot, empty slots stored 0), ready to count.
+    pub batch: JoinBatch,
+    /// [`STATUS_WORDS`] per join.
+    pub status: Vec<u32>,
+}
+
+impl Made {
+    /// Join `j`'s made words (top, bottom), `k` and cut bits.
+    #[must_use]
+    pub fn join(&self, j: usize) -> (u32, u32, u32, u64) {
+        let s = &self.status[j * STATUS_WORDS..(j + 1) * STATUS_WORDS];
+        (s[0], s[1], s[2], u64::from(s[3]) | u64::from(s[4]) << 32)
+    }
+}
+
+/// `Ok` unless a join's status reports an error (a plan whose bounds were too small).
+///
+/// # Errors
+/// [`GpuError::Driver`] naming the join.
+pub fn check_status(status: &[u32]) -> Result<(), GpuError> {
+    match status
+        .chunks(STATUS_WORDS)
+        .position(|s| s.len() == STATUS_WORDS && s[6] != 0)
+    {
+        None => Ok(()),
+        Some(j) => Err(GpuError::Driver(format!(
+            "join {j} of a batch made more {} than planned",
+            if status[j * STATUS_WORDS + 6] == 1 {
+                "words"
+            } else {
+                "tiles"
+            }
+        ))),
+    }
+}
+
+unsafe extern "C" {
+    fn nq_make_host(
+        left: *const u64,
+        left_start: *const u64,
+        right: *const u64,
+        right_start: *const u64,
+        joins: *const u64,
+        board: *const u64,
+        staging: *mut u64,
+        low: *mut u32,
+        high: *mut u32,
+        starts: *mut u32,
+        tiles: *mut u32,
+        status: *mut u32,
+        first: u32,
+        count: u32,
+    );
+}
+
+/// The quarter lists as the device holds them: entries, and 64-bit starts.
+#[derive(Clone, Debug, Default)]
+pub struct QuarterCopy {
+    /// Left entries, and where each key's start.
+    pub left: (Vec<u64>, Vec<u64>),
+    /// Right entries, and where each key's start.
+    pub right: (Vec<u64>, Vec<u64>),
+}
+
+impl QuarterCopy {
+    /// A copy of `tables` ([`JoinTasks`]' quarter lists).
+    #[must_use]
+    pub fn of(tables: [(&[u64], &[usize]); 2]) -> QuarterCopy {
+        let copy = |(entries, start): (&[u64], &[usize])| {
+            (entries.to_vec(), start.iter().map(|&s| s as u64).collect())
+        };
+        let [left, right] = tables;
+        QuarterCopy {
+            left: copy(left),
+            right: copy(right),
+        }
+    }
+}
+
+impl QuarterCopy {
+    /// A copy of the quarter lists of `tasks`, made first if need be.
+    ///
+    /// # Errors
+    /// [`GpuError::Driver`] if they cannot be allocated.
+    pub fn of_tasks(tasks: &JoinTasks) -> Result<QuarterCopy, GpuError> {
+        let never = std::sync::atomic::AtomicBool::new(false);
+        match tasks.quarter_tables(&never) {
+            Ok(Some(tables)) => Ok(QuarterCopy::of(tables)),
+            Ok(None) => unreachable!("nothing stops the lists"),
+            Err(e) => Err(GpuError::Driver(format!("the join's quarter lists: {e}"))),
+        }
+    }
+}
+
+/// One join of a main task as the host lists it: its halves' words and its family's weight.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedJoin {
+    /// The size of the join's symmetry family.
+    pub weight: u64,
+    /// The top words that leave the middle queen free.
+    pub top: Vec<u64>,
+    /// The bottom words that avoid the middle queen.
+    pub bottom: Vec<u64>,
+}
+
+/// The joins of main task `index` of `tasks`, in [`Plan::add_task`]'s order, listed on the host
+/// as the CPU join lists them: what the device must make.
+#[must_use]
+pub fn listed_joins(tasks: &JoinTasks, index: usize) -> Vec<ListedJoin> {
+    let mut joins = Vec::new();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    tasks.for_each_join(index, &never, &mut |join| {
+        joins.push(ListedJoin {
+            weight: join.weight,
+            top: join.top.to_vec(),
+            bottom: join.bottom.to_vec(),
+        });
+    });
+    joins
+}
+
+/// Runs `nq_make` compiled for the CPU over every join of `plan`, on the calling thread.
+///
+/// # Errors
+/// [`GpuError::Driver`] if the plan is too large ([`Plan::check`]), refers to keys outside the
+/// quarter lists, or a join made more than planned ([`check_status`]).
+pub fn make_on_host(
+    quarters: &QuarterCopy,
+    board: &[u64; BOARD_WORDS],
+    plan: &Plan,
+) -> Result<Made, GpuError> {
+    plan.check()?;
+    let keys_fit = plan.joins.chunks(JOIN_WORDS).all(|j| {
+        let half = |at: usize| {
+            let sets = j[at + 2];
+            sets == 0
+                || (j[at] + sets) < quarters.left.1.len() as u64
+                    && j[at + 1] < quarters.right.1.len() as u64 - 1
+                    && j[at + 1] + 1 >= sets
+        };
+        half(0) && half(3)
+    });
+    if !keys_fit {
+        return Err(GpuError::Driver(
+            "a plan's keys lie outside the quarter lists".into(),
+        ));
+    }
+    let words = plan.words as usize;
+    let wide = board[4] != 0;
+    let mut staging = vec![0u64; words];
+    let mut low = vec![0u32; words];
+    let mut high = vec![0u32; if wide { words } else { 1 }];
+    let mut starts = vec![0u32; 2 * TABLE * plan.join_count()];
+    let mut tiles = vec![0u32; TILE_RECORD * plan.slots as usize];
+    let mut status = vec![0u32; STATUS_WORDS * plan.join_count()];
+    // SAFETY: every key a join's row sets read lies within the quarter lists (checked above;
+    // the lists' starts are in order and end at their entries' length), so the glue reads
+    // within them; the plan's bounds are exact upper bounds of what each join makes (its pairs
+    // tried, and its tiles) and the code writes no more than them (an overflow is reported in
+    // the status, not written); `staging`, `low` and `high` (wide only) have a place for
+    // every word of the plan, `starts` two tables per join, `tiles` a record per slot,
+    // `status` a record per join; indices fit 32 bits (`plan.check`).
+    unsafe {
+        nq_make_host(
+            quarters.left.0.as_ptr(),
+            quarters.left.1.as_ptr(),
+            quarters.right.0.as_ptr(),
+            quarters.right.1.as_ptr(),
+            plan.joins.as_ptr(),
+            board.as_ptr(),
+            staging.as_mut_ptr(),
+            low.as_mut_ptr(),
+            high.as_mut_ptr(),
+            starts.as_mut_ptr(),
+            tiles.as_mut_ptr(),
+            status.as_mut_ptr(),
+            0,
+            plan.join_count() as u32,
+        );
+    }
+    check_status(&status)?;
+    let mut owner = vec![(0, 0); plan.slots as usize];
+    for (record, &o) in plan.joins.chunks(JOIN_WORDS).zip(&plan.owner) {
+        let first = record[10] as usize;
+        owner[first..first + record[11] as usize].fill(o);
+    }
+    if !wide {
+        high.clear();
+    }
+    Ok(Made {
+        batch: JoinBatch {
+            tasks: plan.tasks.clone(),
+            wide,
+            low,
+            high,
+            starts,
+            tiles,
+            owner,
+            pairs: 0,
+        },
+        status,
+    })
+}
