@@ -1,8 +1,10 @@
 //! The join's work on the GPU for one board, counted on the CPU without a GPU: for every
-//! `STEP`-th main task, the words the host lists, the tiles, the pair tests the kernel makes
-//! (whole groups of 32 stored words times the queries asked) and the bytes sent, scaled to
-//! every main task; and how fast this machine's threads list them. `docs/gpu.md`'s
-//! prediction is made from these figures:
+//! `STEP`-th main task, the words listed, the tiles, the pair tests the kernel makes (whole
+//! groups of 32 stored words times the queries asked) and the bytes the words take, scaled to
+//! every main task; then, for every eighth of those tasks, what making the words on the device
+//! costs: the pairs of quarter entries glued (the plan's word places), the words made, the tile
+//! slots planned and used; and how fast one thread of this machine plans tasks.
+//! `docs/gpu.md`'s prediction is made from these figures:
 //!
 //! ```text
 //! cargo run --release --features cuda --example gpu_join_work -- N [STEP]
@@ -11,7 +13,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use nqueens::engine::TaskSet;
-use nqueens::engine::device::gpu::join::{JoinBatch, Lister};
+use nqueens::engine::device::gpu::join::{JoinBatch, Layout, Lister};
+use nqueens::engine::device::gpu::make::{self, Plan, QuarterCopy};
 use nqueens::engine::strategy::join::JoinTasks;
 
 fn main() {
@@ -46,6 +49,27 @@ fn main() {
         bytes += batch.bytes() as u64;
     }
     let seconds = started.elapsed().as_secs_f64();
+    let layout = Layout::of(&tasks);
+    let board = make::board(&tasks, &layout);
+    let quarters = QuarterCopy::of_tasks(&tasks).expect("the lists were made above");
+    let (mut places, mut made, mut slots, mut used, mut joins) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut planning = 0.0;
+    let made_sample: Vec<usize> = sample.iter().copied().step_by(8).collect();
+    for &index in &made_sample {
+        let mut plan = Plan::default();
+        let started = Instant::now();
+        plan.add_task(&tasks, &layout, index, &stop);
+        planning += started.elapsed().as_secs_f64();
+        (places, slots) = (places + plan.words, slots + plan.slots);
+        joins += plan.join_count() as u64;
+        for j in 0..plan.join_count() {
+            let one = make::make_on_host(&quarters, &board, &plan.one_join(j)).expect("made");
+            let (top, bottom, _, _) = one.join(0);
+            made += u64::from(top) + u64::from(bottom);
+            used += u64::from(one.status[5]);
+        }
+    }
+    let made_scale = main as f64 / made_sample.len() as f64;
     let scale = main as f64 / sample.len() as f64;
     let solutions = nqueens::reference::published(n).map_or(f64::NAN, |(total, _)| total as f64);
     println!(
@@ -58,5 +82,16 @@ fn main() {
         bytes as f64 * scale,
         words as f64 / seconds,
         rayon::current_num_threads(),
+    );
+    println!(
+        "made on the device, {} tasks: scaled to all: {:.3e} joins, {:.3e} entry pairs glued, {:.3e} words made ({:.2} pairs a word), {:.3e} tile slots, {:.3e} used; planned at {:.3e} tasks a second on one thread",
+        made_sample.len(),
+        joins as f64 * made_scale,
+        places as f64 * made_scale,
+        made as f64 * made_scale,
+        places as f64 / made as f64,
+        slots as f64 * made_scale,
+        used as f64 * made_scale,
+        made_sample.len() as f64 / planning,
     );
 }

@@ -6,14 +6,15 @@
 //! cargo run --features cuda --example gpu_kernel -- sm_90 [CUBIN]
 //! ```
 //!
-//! The kernels: `nq_count` (the backtracking search, at its largest items) and `nq_join` (the
+//! The kernels: `nq_count` (the backtracking search, at its largest items), `nq_join` (the
 //! join's pair count, for each layout of the boards the GPU counts with the join: 6 chunks of
-//! 32-bit words at N = 18 to 21, 7 at N = 22 and 23, wider words from N = 24). With a second
-//! argument it also writes the machine code there, to read with `nvdisasm -c` or `cuobjdump
-//! -sass`: the backtracking kernel to `CUBIN`, the join's to `CUBIN.join<chunks>[w]`. `NQUEENS_GPU_DEFINES` sets the backtracking kernel's
+//! 32-bit words at N = 18 to 21, 7 at N = 22 and 23, wider words from N = 24) and `nq_make`
+//! (the join's words made from the quarter lists). With a second argument it also writes the
+//! machine code there, to read with `nvdisasm -c` or `cuobjdump -sass`: the backtracking
+//! kernel to `CUBIN`, the join's to `CUBIN.join<chunks>[w]`, the making one to `CUBIN.make`. `NQUEENS_GPU_DEFINES` sets the backtracking kernel's
 //! switches, as for a count.
 use nqueens::engine::device::gpu::cuda::{self, Resources};
-use nqueens::engine::device::gpu::{cuda_join, join::Layout};
+use nqueens::engine::device::gpu::{cuda_join, join::Layout, make};
 use nqueens::engine::strategy::join::{JoinTasks, MAX_N};
 
 fn main() {
@@ -53,6 +54,13 @@ fn main() {
             ),
         );
     }
+    failed |= report(
+        "nq_make",
+        &arch,
+        cuda_join::compile_make(&arch, true),
+        cubin_path.as_ref().map(|p| format!("{p}.make")),
+        (make::MAX_REGISTERS, make::BLOCK, make::MIN_BLOCKS),
+    );
     if failed {
         std::process::exit(1);
     }

@@ -76,6 +76,7 @@ pub fn compile(arch: &str, chunks: usize, wide: bool, verbose: bool) -> Result<C
 pub fn compile_make(arch: &str, verbose: bool) -> Result<Compiled, GpuError> {
     let options = vec![
         format!("-DNQM_BLOCK={}", make::BLOCK),
+        format!("-DNQM_MIN_BLOCKS={}", make::MIN_BLOCKS),
         format!("-DNQM_TILE_STORED={TILE_WORDS}"),
     ];
     cuda::compile_source(MAKE_SOURCE, c"nqueens_make.cu", arch, options, verbose)

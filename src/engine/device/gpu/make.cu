@@ -59,6 +59,11 @@ static inline nq_u32 nqm_host_add(nq_u32 *p, nq_u32 v) {
 #endif
 #define NQM_WARPS (NQM_BLOCK / 32)
 
+// Blocks per multiprocessor the kernel must allow: with NQM_BLOCK, the register budget.
+#ifndef NQM_MIN_BLOCKS
+#define NQM_MIN_BLOCKS 4
+#endif
+
 // The most stored words in a tile (`join.cu`'s 32 * NQJ_GROUPS).
 #ifndef NQM_TILE_STORED
 #define NQM_TILE_STORED 1024
@@ -377,7 +382,7 @@ NQM_FN void nqm_write_tiles(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u3
     __syncthreads()
 
 // Each block makes one join: `joins` holds NQM_JOIN_WORDS numbers per join.
-extern "C" __global__ void __launch_bounds__(NQM_BLOCK)
+extern "C" __global__ void __launch_bounds__(NQM_BLOCK, NQM_MIN_BLOCKS)
     nq_make(const nq_u64 *__restrict__ left, const nq_u64 *__restrict__ left_start,
             const nq_u64 *__restrict__ right, const nq_u64 *__restrict__ right_start,
             const nq_u64 *__restrict__ joins, const nq_u64 *__restrict__ board,

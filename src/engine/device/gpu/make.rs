@@ -31,6 +31,13 @@ pub const BOARD_WORDS: usize = 5;
 /// Threads per block of `nq_make` (`NQM_BLOCK`).
 pub const BLOCK: u32 = 256;
 
+/// Blocks per multiprocessor `nq_make` is compiled to allow (`NQM_MIN_BLOCKS`): 64 registers
+/// a thread.
+pub const MIN_BLOCKS: u32 = 4;
+
+/// The most registers per thread `nq_make`'s launch configuration allows.
+pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
+
 /// Stored words per bucket the cut bits aim at (`NQM_BUCKET_WORDS`, as the host listing's).
 const BUCKET_WORDS: u64 = 512;
 
