@@ -278,15 +278,18 @@ impl JoinBackend for CudaJoin {
             for input in &made {
                 launch.arg(input);
             }
-            launch.arg(&sums);
+            let n_tiles = slots as u32;
+            launch.arg(&n_tiles).arg(&sums);
+            // As many blocks as the device holds at once, each taking tiles in turn.
+            let blocks = (self.resident / BLOCK as usize).clamp(1, slots) as u32;
             let config = LaunchConfig {
-                grid_dim: (slots as u32, 1, 1),
+                grid_dim: (blocks, 1, 1),
                 block_dim: (BLOCK, 1, 1),
                 shared_mem_bytes: 0,
             };
             // SAFETY: the arguments match `nq_join`'s parameters in order and type: the packed
-            // words' low and high halves, the class tables and the tiles just made (one block
-            // per slot: `slots` of them, fewer than 2^31, `plan.check`), and a sum per slot.
+            // words' low and high halves, the class tables and the tiles just made (`slots` of
+            // them, fewer than 2^31, `plan.check`), their number, and a sum per slot.
             // `nq_make` wrote every slot: a tile of 1 to TILE_WORDS words of one class within
             // the join's words, its query table within the join's tables, or an empty one,
             // which the kernel skips. (A join that overflowed its plan wrote only empty slots.)

@@ -4,12 +4,12 @@
 // tests (build script, `cuda` feature), where `nq_join_host` plays every block of a launch
 // one after the other, lane by lane, through the same functions.
 //
-// The host lists the words of each join of a batch of tasks (`engine::device::gpu::join`),
-// sorts each side into classes (by how many of the board's two long diagonals a word holds,
-// its "part", 0 to 2, then by `k` "cut" bits) and cuts the stored buckets into tiles. A tile
-// is up to NQJ_GROUPS groups of 32 stored words of one bucket (cut pattern `b`, part 0), asked
-// by the query classes whose cut pattern avoids `b`: the other classes cannot meet it. A block
-// counts one tile:
+// `make.cu` (on the GPU; or the host, `engine::device::gpu::join`, in the tests) makes the words
+// of each join of a batch of tasks, sorts each side into classes (by how many of the board's
+// two long diagonals a word holds, its "part", 0 to 2, then by `k` "cut" bits) and cuts the
+// stored buckets into tiles. A tile is up to NQJ_GROUPS groups of 32 stored words of one
+// bucket (cut pattern `b`, part 0), asked by the query classes whose cut pattern avoids `b`:
+// the other classes cannot meet it. A block counts a tile at a time:
 //
 // 1. **The sieve's table.** For each group of 32 stored words and each chunk of NQJ_SPAN bit
 //    positions, a row per pattern of the chunk's bits: bit `i` says that word `i` of the
@@ -78,8 +78,8 @@ typedef unsigned long long nq_u64;
 #define NQJ_MIN_BLOCKS 4
 #endif
 
-// Words per tile record, as the host lays them out: first stored word, stored words (1 to
-// 32 * NQJ_GROUPS, or 0 for an empty slot), where the query side's class table starts in `starts`, and the tile's
+// Words per tile record: first stored word, stored words (1 to 32 * NQJ_GROUPS, or 0 for an
+// empty slot, all zeros), where the query side's class table starts in `starts`, and the tile's
 // shape: bucket (bits 0-7), cut bits `k` (8-11), first and last query part (12-13, 14-15).
 // A class table is `3 << k` class starts (part-major) and the end, as word indices.
 #define NQJ_TILE_WORDS 4
@@ -181,52 +181,58 @@ NQJ_FN nq_u64 nqj_ask(const nq_u32 *table, nq_u32 groups, const nq_u32 *low, con
 
 #if defined(__CUDACC__)
 
-// Each block counts one tile (`tiles`, NQJ_TILE_WORDS words each) and writes its sum to
-// `sums[blockIdx.x]`.
+// The blocks take the tiles (`tiles`, NQJ_TILE_WORDS words each, `n_tiles` of them) in turn,
+// as many blocks as the device holds at once, and each writes a tile's sum to `sums`. Looping
+// rather than a block per tile makes the empty slots of joins made on the GPU cost a load each
+// (a join plans room for more tiles than it may need: about five empty slots a tile).
 extern "C" __global__ void __launch_bounds__(NQJ_BLOCK, NQJ_MIN_BLOCKS)
     nq_join(const nq_u32 *__restrict__ low, const nq_u32 *__restrict__ high,
             const nq_u32 *__restrict__ starts, const nq_u32 *__restrict__ tiles,
-            nq_u64 *__restrict__ sums) {
+            nq_u32 n_tiles, nq_u64 *__restrict__ sums) {
     __shared__ nq_u32 table[NQJ_TABLE_WORDS];
     __shared__ nq_u64 warp_sums[NQJ_BLOCK / 32];
-    const nq_u32 *tile = tiles + (nq_u64)blockIdx.x * NQJ_TILE_WORDS;
-    const nq_u32 stored_at = tile[0], stored = tile[1];
     const nq_u32 lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    const nq_u32 groups = (stored + 31) / 32;
-    // An empty slot (a join made on the GPU plans more tiles than it may need).
-    if (stored == 0) {
-        if (threadIdx.x == 0) sums[blockIdx.x] = 0;
-        return;
-    }
-    // The table, a group per warp at a time: lane `i` holds word `i`, a ballot per bit gives
-    // the words lacking it, and lane `p` writes the row of pattern `p`.
-    for (nq_u32 g = warp; g < groups; g += NQJ_BLOCK / 32) {
-        const nq_u32 i = g * 32 + lane;
-        const bool here = i < stored;
-        const nq_u64 w = here ? nqj_word(low, high, stored_at + i) : 0;
-        const nq_u32 valid = __ballot_sync(0xffffffffu, here);
-NQJ_UNROLL
-        for (int c = 0; c < NQJ_CHUNKS; c++) {
-            nq_u32 lack[NQJ_SPAN];
-NQJ_UNROLL
-            for (int k = 0; k < NQJ_SPAN; k++) {
-                lack[k] = __ballot_sync(0xffffffffu, !(w >> (NQJ_SPAN * c + k) & 1));
-            }
-            table[(g * NQJ_CHUNKS + c) * NQJ_PATTERNS + lane] = nqj_entry(lane, valid, lack);
+    for (nq_u32 t = blockIdx.x; t < n_tiles; t += gridDim.x) {
+        const nq_u32 *tile = tiles + (nq_u64)t * NQJ_TILE_WORDS;
+        const nq_u32 stored_at = tile[0], stored = tile[1];
+        const nq_u32 groups = (stored + 31) / 32;
+        if (stored == 0) {
+            if (threadIdx.x == 0) sums[t] = 0;
+            continue;
         }
-    }
-    __syncthreads();
-    nq_u64 sum = nqj_ask(table, groups, low, high, starts, tile, threadIdx.x, NQJ_BLOCK);
+        // The table, a group per warp at a time: lane `i` holds word `i`, a ballot per bit
+        // gives the words lacking it, and lane `p` writes the row of pattern `p`.
+        for (nq_u32 g = warp; g < groups; g += NQJ_BLOCK / 32) {
+            const nq_u32 i = g * 32 + lane;
+            const bool here = i < stored;
+            const nq_u64 w = here ? nqj_word(low, high, stored_at + i) : 0;
+            const nq_u32 valid = __ballot_sync(0xffffffffu, here);
 NQJ_UNROLL
-    for (int d = 16; d > 0; d /= 2) {
-        sum += __shfl_down_sync(0xffffffffu, sum, d);
-    }
-    if (lane == 0) warp_sums[warp] = sum;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        nq_u64 block = 0;
-        for (int k = 0; k < NQJ_BLOCK / 32; k++) block += warp_sums[k];
-        sums[blockIdx.x] = block;
+            for (int c = 0; c < NQJ_CHUNKS; c++) {
+                nq_u32 lack[NQJ_SPAN];
+NQJ_UNROLL
+                for (int k = 0; k < NQJ_SPAN; k++) {
+                    lack[k] = __ballot_sync(0xffffffffu, !(w >> (NQJ_SPAN * c + k) & 1));
+                }
+                table[(g * NQJ_CHUNKS + c) * NQJ_PATTERNS + lane] = nqj_entry(lane, valid, lack);
+            }
+        }
+        __syncthreads();
+        nq_u64 sum = nqj_ask(table, groups, low, high, starts, tile, threadIdx.x, NQJ_BLOCK);
+NQJ_UNROLL
+        for (int d = 16; d > 0; d /= 2) {
+            sum += __shfl_down_sync(0xffffffffu, sum, d);
+        }
+        if (lane == 0) warp_sums[warp] = sum;
+        // Past this barrier every thread is done with the table, so the next tile's may be
+        // built; thread 0 reads the warps' sums before it reaches the next tile's barrier,
+        // the first point where they are written again.
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            nq_u64 block = 0;
+            for (int k = 0; k < NQJ_BLOCK / 32; k++) block += warp_sums[k];
+            sums[t] = block;
+        }
     }
 }
 

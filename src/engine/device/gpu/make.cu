@@ -13,7 +13,8 @@
 // half may have at most (the pairs of entries it tries), and where its tiles go and how many
 // there may be at most. One block makes one join, in phases:
 //
-// 1. **Glue** both halves: a warp per row set, its lanes over the pairs of entries; a pair whose
+// 1. **Glue** both halves: a warp per row set, its lanes over the pairs of entries (a place for
+//    the words a warp finds taken with one atomic add); a pair whose
 //    entries share no diagonal and leave the middle queen free is a placement of the half, its
 //    word the entries' OR (turned for the bottom half, whose families come the other way round).
 //    The words go to `staging`, in the order the lanes find them (order does not matter: the
@@ -41,6 +42,18 @@ typedef unsigned long long nq_u64;
 #define NQM_FN __device__ __forceinline__
 #define NQM_ADD(p, v) atomicAdd((p), (v))
 #define NQM_POPC64(x) ((nq_u32)__popcll(x))
+
+// A place from `counter` for each lane of the warp whose `ok` is set, in lane order, with one
+// atomic add per warp (a word per lane would make the warp's lanes wait on one another for the
+// same counter). Every lane of the warp must call it together.
+NQM_FN nq_u32 nqm_claim(nq_u32 *counter, bool ok, nq_u32 lane) {
+    const nq_u32 wanting = __ballot_sync(0xffffffffu, ok);
+    const nq_u32 leader = wanting ? __ffs(wanting) - 1 : 0;
+    nq_u32 base = 0;
+    if (wanting && lane == leader) base = atomicAdd(counter, (nq_u32)__popc(wanting));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    return base + __popc(wanting & ((1u << lane) - 1));
+}
 #else
 #define NQM_FN static inline
 #define NQM_ADD(p, v) nqm_host_add((p), (v))
@@ -50,6 +63,12 @@ static inline nq_u32 nqm_host_add(nq_u32 *p, nq_u32 v) {
     nq_u32 old = *p;
     *p = old + v;
     return old;
+}
+
+// The lanes one at a time take their places in lane order, as the warp's one add gives them.
+static inline nq_u32 nqm_claim(nq_u32 *counter, bool ok, nq_u32 lane) {
+    (void)lane;
+    return ok ? nqm_host_add(counter, 1) : 0;
 }
 #endif
 
@@ -146,18 +165,22 @@ NQM_FN void nqm_glue(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
             const nq_u64 pairs = nl * nr;
             if (pairs == 0) continue;
             // Pair `p` is left entry `p / nr` and right entry `p % nr`; a lane steps by 32
-            // pairs, its two indices carried along without a division per pair.
+            // pairs, its two indices carried along without a division per pair. Every lane of
+            // the warp takes as many steps (the row set is the warp's), for `nqm_claim`.
             nq_u64 li = lane / nr, ri = lane % nr;
             const nq_u64 step_l = 32 / nr, step_r = 32 % nr;
-            for (nq_u64 p = lane; p < pairs; p += 32) {
-                const nq_u64 l = a->left[ls + li], r = a->right[rs + ri];
-                if ((l & r) == 0 && ((l | r) & blocked) == 0) {
-                    nq_u64 w = (l | r) & word_mask;
+            for (nq_u64 first = 0; first < pairs; first += 32) {
+                nq_u64 w = 0;
+                bool ok = false;
+                if (first + lane < pairs) {
+                    const nq_u64 l = a->left[ls + li], r = a->right[rs + ri];
+                    ok = (l & r) == 0 && ((l | r) & blocked) == 0;
+                    w = (l | r) & word_mask;
                     if (side) w = w >> width | (w & family) << width;
-                    const nq_u32 pos = NQM_ADD(&s->count[side], 1u);
-                    if (pos < cap) a->staging[at + pos] = w;
-                    if ((w & long_bits) == 0) NQM_ADD(&s->free_words[side], 1u);
                 }
+                const nq_u32 pos = nqm_claim(&s->count[side], ok, lane);
+                if (ok && pos < cap) a->staging[at + pos] = w;
+                nqm_claim(&s->free_words[side], ok && (w & long_bits) == 0, lane);
                 li += step_l;
                 ri += step_r;
                 if (ri >= nr) {
