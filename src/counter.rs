@@ -582,10 +582,14 @@ impl<'a> Counter<'a> {
                     return Err(CountError::GpuSize { n: self.n, max });
                 }
                 if strategy == Strategy::Join {
-                    // The host lists the halves from the quarter lists, as the CPU join does.
+                    // The host makes the quarter lists, as the CPU join does, and the GPU
+                    // holds a copy.
                     self.check_memory(strategy, threads)?;
                 }
                 device::available(self.device)?;
+                if strategy == Strategy::Join {
+                    device::gpu_join_fits(self.n)?;
+                }
             }
             Method::Engine(strategy) => {
                 strategy::check(self.n, strategy).map_err(|e| match e {

@@ -17,7 +17,7 @@ use nqueens::engine::device::gpu::join::{
 use nqueens::engine::device::gpu::make::{self, Plan, QuarterCopy, TABLE};
 use nqueens::engine::device::gpu::{Collected, Report};
 use nqueens::engine::device::{GpuError, RunError};
-use nqueens::engine::strategy::join::JoinTasks;
+use nqueens::engine::strategy::join::{JoinTasks, QuarterTables};
 use nqueens::engine::{Tally, TaskSet};
 use proptest::prelude::*;
 
@@ -250,7 +250,7 @@ struct Hooked<F: FnMut(usize) -> Result<(), GpuError>> {
 impl<F: FnMut(usize) -> Result<(), GpuError>> JoinBackend for Hooked<F> {
     fn load(
         &mut self,
-        tables: [(&[u64], &[usize]); 2],
+        tables: QuarterTables,
         board: [u64; make::BOARD_WORDS],
     ) -> Result<(), GpuError> {
         self.inner.load(tables, board)

@@ -91,6 +91,21 @@ pub fn available(device: Device) -> Result<(), GpuError> {
     }
 }
 
+/// `Ok` if the GPU holds what its join needs for `n` (the quarter lists and two batches in its
+/// memory): asked before any work.
+///
+/// # Errors
+/// [`GpuError`] saying what is missing: the GPU, or memory (what is free and what is needed).
+pub fn gpu_join_fits(n: usize) -> Result<(), GpuError> {
+    #[cfg(feature = "cuda")]
+    return gpu::cuda_join::fits(n);
+    #[cfg(not(feature = "cuda"))]
+    {
+        let _ = n;
+        Err(GpuError::NotBuilt)
+    }
+}
+
 /// The largest board the GPU counts. Its work items leave at most 15 free rows (the kernel's
 /// stack in shared memory), so one task of a larger board splits into too many of them:
 /// up to 2.4 million at N = 25 (47 MB), 27 million at N = 26 and 316 million at N = 27.
@@ -210,8 +225,8 @@ pub fn default_strategy(device: Device, n: usize) -> Strategy {
 
 /// The largest board `device` counts with `strategy`, where the device has a limit of its own
 /// (whether the device is there at all is [`available`]'s question). The GPU's backtracking
-/// stops at [`GPU_MAX_N`]; its join goes as far as the join does on the CPU (the host lists
-/// the halves, so the host's memory bounds it, and the GPU holds two batches).
+/// stops at [`GPU_MAX_N`]; its join goes as far as the join does on the CPU where the GPU's
+/// memory holds the quarter lists ([`gpu_join_fits`]: to N = 25 on an 80 GB H100).
 ///
 /// ```
 /// use nqueens::engine::{device::largest_board, Device, Strategy};

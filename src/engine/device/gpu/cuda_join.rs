@@ -13,6 +13,7 @@ use super::cuda::{self, Compiled, driver_error};
 use super::join::{GROUPS, JoinBackend, Layout, TILE_RECORD, TILE_WORDS};
 use super::make::{self, BOARD_WORDS, MAX_BATCH_WORDS, Plan, STATUS_WORDS, TABLE, check_status};
 use super::{Collected, GpuError};
+use crate::engine::strategy::join::QuarterTables;
 
 /// The join kernel's source, compiled by NVRTC at run time (and by the host compiler for the
 /// tests).
@@ -49,6 +50,27 @@ pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 /// ```
 pub fn device_bytes() -> u64 {
     2 * 2 * MAX_BATCH_WORDS * 16 + (1 << 30)
+}
+
+/// `Ok` if the first GPU's free memory holds the join's quarter lists of `n` and two batches:
+/// asked before any work, so that a board too large for the GPU is refused in one line.
+///
+/// # Errors
+/// [`GpuError`]: no driver or device, or [`GpuError::Driver`] saying what is free and what is
+/// needed.
+pub fn fits(n: usize) -> Result<(), GpuError> {
+    cuda::available()?;
+    let lists = crate::engine::strategy::join::quarter_list_bytes(n).unwrap_or(u64::MAX / 2);
+    let context = CudaContext::new(0).map_err(driver_error)?;
+    let (free, _) = context.mem_get_info().map_err(driver_error)?;
+    if (free as u64) < lists + device_bytes() {
+        return Err(GpuError::Driver(format!(
+            "the GPU has {} MiB free; the join at N = {n} needs {} MiB (its quarter lists and two batches)",
+            free >> 20,
+            (lists + device_bytes()) >> 20
+        )));
+    }
+    Ok(())
 }
 
 /// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with `chunks` chunks of 5 bits and
@@ -181,11 +203,7 @@ impl CudaJoin {
 }
 
 impl JoinBackend for CudaJoin {
-    fn load(
-        &mut self,
-        tables: [(&[u64], &[usize]); 2],
-        board: [u64; BOARD_WORDS],
-    ) -> Result<(), GpuError> {
+    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<(), GpuError> {
         let lists: u64 = tables
             .iter()
             .map(|(entries, start)| 8 * (entries.len() + start.len()) as u64)

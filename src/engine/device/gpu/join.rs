@@ -41,7 +41,7 @@ use super::make::{self, BOARD_WORDS, MAX_BATCH_WORDS, Plan, QuarterCopy, make_on
 use super::{BATCH_SECONDS, Busy, Collected, Report};
 use crate::engine::device::GpuError;
 use crate::engine::device::{Outcome, RunError};
-use crate::engine::strategy::join::{JoinHalves, JoinTasks};
+use crate::engine::strategy::join::{JoinHalves, JoinTasks, QuarterTables};
 use crate::engine::{Tally, TaskSet};
 
 /// Bit positions per chunk of the kernel's table (`NQJ_SPAN`).
@@ -675,11 +675,7 @@ pub trait JoinBackend {
     ///
     /// # Errors
     /// [`GpuError`] if the device fails or has too little memory for them.
-    fn load(
-        &mut self,
-        tables: [(&[u64], &[usize]); 2],
-        board: [u64; BOARD_WORDS],
-    ) -> Result<(), GpuError>;
+    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<(), GpuError>;
     /// Starts making and counting the joins of `plan` in `slot` (0 or 1), which is free.
     ///
     /// # Errors
@@ -787,11 +783,7 @@ pub struct HostJoin {
 }
 
 impl JoinBackend for HostJoin {
-    fn load(
-        &mut self,
-        tables: [(&[u64], &[usize]); 2],
-        board: [u64; BOARD_WORDS],
-    ) -> Result<(), GpuError> {
+    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<(), GpuError> {
         self.quarters = QuarterCopy::of(tables);
         self.board = board;
         Ok(())

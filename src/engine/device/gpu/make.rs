@@ -11,7 +11,7 @@
 
 use super::GpuError;
 use super::join::{JoinBatch, Layout, MAX_CUT, PARTS, TILE_RECORD, TILE_WORDS};
-use crate::engine::strategy::join::{JoinKeys, JoinTasks};
+use crate::engine::strategy::join::{JoinKeys, JoinTasks, QuarterTables};
 
 /// Numbers per join in a plan (`NQM_JOIN_WORDS`): per half its first left key, its first
 /// right key and its row sets; the middle queen's bits; where the join's words start, each
@@ -249,7 +249,7 @@ pub struct QuarterCopy {
 impl QuarterCopy {
     /// A copy of `tables` ([`JoinTasks`]' quarter lists).
     #[must_use]
-    pub fn of(tables: [(&[u64], &[usize]); 2]) -> QuarterCopy {
+    pub fn of(tables: QuarterTables) -> QuarterCopy {
         let copy = |(entries, start): (&[u64], &[usize])| {
             (entries.to_vec(), start.iter().map(|&s| s as u64).collect())
         };

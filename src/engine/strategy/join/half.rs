@@ -512,7 +512,7 @@ impl Quarters {
     /// The left and the right quarter list: each its entries ([`Shape::entry`]) and where each
     /// key's entries start (`start[key]..start[key + 1]`).
     #[cfg(feature = "cuda")]
-    pub fn tables(&self) -> [(&[u64], &[usize]); 2] {
+    pub fn tables(&self) -> super::QuarterTables<'_> {
         [
             (&self.left.entries, &self.left.start),
             (&self.right.entries, &self.right.start),

@@ -359,6 +359,12 @@ impl JoinTasks {
     }
 }
 
+/// The left and the right quarter list of a board, as a device that holds them needs them:
+/// each its entries (a `u64` per placement: `half.rs`) and where each key's entries start
+/// (`start[key]..start[key + 1]`).
+#[cfg(feature = "cuda")]
+pub type QuarterTables<'a> = [(&'a [u64], &'a [usize]); 2];
+
 /// One join of a main task as a device that makes its halves itself needs it: where its
 /// halves' placements are in the quarter lists ([`JoinTasks::quarter_tables`]), and the middle
 /// queen's squares. The pairs `(u, v)` of its top and bottom words with `u & v == 0`, counted
@@ -412,7 +418,7 @@ impl JoinTasks {
     pub(crate) fn quarter_tables(
         &self,
         stop: &AtomicBool,
-    ) -> Result<Option<[(&[u64], &[usize]); 2]>, OutOfMemory> {
+    ) -> Result<Option<QuarterTables<'_>>, OutOfMemory> {
         Ok(self.try_quarters(stop)?.map(Quarters::tables))
     }
 
@@ -1047,6 +1053,19 @@ pub fn memory_estimate(n: usize, threads: usize) -> Option<u64> {
     (1..=MAX_N)
         .contains(&n)
         .then(|| memory(&Shape::new(n), CHUNK, threads))
+}
+
+/// Bytes the quarter lists of `n` take (what a device that holds them needs, about), without
+/// making them; `None` if `n` is out of range.
+///
+/// ```
+/// let lists = nqueens::engine::strategy::join::quarter_list_bytes(22).unwrap();
+/// assert!(lists > 1 << 30 && lists < 2 << 30);
+/// ```
+pub fn quarter_list_bytes(n: usize) -> Option<u64> {
+    (1..=MAX_N)
+        .contains(&n)
+        .then(|| Quarters::bytes(&Shape::new(n)))
 }
 
 /// The quarter lists and the task list (shared; at most one task per column set), plus for
