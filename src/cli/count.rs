@@ -216,14 +216,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some(gpu) = &result.gpu {
             eprintln!(
-                "N={n} on {} ({} threads resident): {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} symmetric tasks",
+                "N={n} on {} ({} threads resident): {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} symmetric tasks and {} main tasks on the CPU beside it",
                 gpu.device,
                 gpu.resident_threads,
                 gpu.batches,
                 gpu.items,
                 gpu.kernel_seconds,
                 result.seconds,
-                gpu.symmetric_tasks
+                gpu.symmetric_tasks,
+                gpu.cpu_tasks
             );
         }
         if let Some(out) = out.take() {

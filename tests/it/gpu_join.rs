@@ -21,15 +21,17 @@ use nqueens::engine::strategy::join::{JoinTasks, QuarterTables};
 use nqueens::engine::{Tally, TaskSet};
 use proptest::prelude::*;
 
-/// Every task's tally as the backend gives it through the GPU join's runner.
-fn tallies_through_runner(
+/// Every task's tally as the backend gives it through the GPU join's runner, with `beside` CPU
+/// threads counting main tasks beside it.
+fn tallies_beside(
     tasks: &JoinTasks,
     todo: &[usize],
     backend: &mut dyn JoinBackend,
+    beside: usize,
     stop: &AtomicBool,
 ) -> (Result<Report, GpuError>, BTreeMap<usize, Tally>) {
     let seen = Mutex::new(BTreeMap::new());
-    let outcome = join::count_tasks(backend, tasks, todo, 2, stop, &|index, tally| {
+    let outcome = join::count_tasks(backend, tasks, todo, beside, stop, &|index, tally| {
         let before = seen.lock().unwrap().insert(index, tally);
         assert!(before.is_none(), "task {index} reported twice");
         Ok::<(), ()>(())
@@ -46,6 +48,16 @@ fn tallies_through_runner(
         Err(e) => panic!("{e:?}"),
     };
     (report, seen.into_inner().unwrap())
+}
+
+/// Every task's tally as the backend alone gives it through the GPU join's runner.
+fn tallies_through_runner(
+    tasks: &JoinTasks,
+    todo: &[usize],
+    backend: &mut dyn JoinBackend,
+    stop: &AtomicBool,
+) -> (Result<Report, GpuError>, BTreeMap<usize, Tally>) {
+    tallies_beside(tasks, todo, backend, 0, stop)
 }
 
 #[test]
@@ -69,6 +81,33 @@ fn every_task_of_n_4_to_16_matches_the_cpu_join() {
         assert_eq!((sum.total, sum.unique()), want, "N={n}");
         assert_eq!(report.symmetric_tasks, 2 * n, "N={n}");
         assert!(report.batches >= 1 && report.items > 0, "N={n}");
+    }
+}
+
+#[test]
+fn the_cpu_threads_beside_the_device_take_tasks_from_the_back_of_one_list() {
+    for n in [15, 18] {
+        let tasks = JoinTasks::new(n).unwrap();
+        let main = tasks.len() - 2 * n;
+        let todo: Vec<usize> = (0..tasks.len())
+            .step_by(if n == 18 { 61 } else { 1 })
+            .collect();
+        let (report, seen) = tallies_beside(
+            &tasks,
+            &todo,
+            &mut HostJoin::default(),
+            2,
+            &AtomicBool::new(false),
+        );
+        let report = report.unwrap();
+        assert_eq!(seen.len(), todo.len(), "N={n}: every task once");
+        for (&index, &tally) in &seen {
+            assert_eq!(tally, tasks.count(index), "N={n}, task {index}");
+        }
+        // The device counted its batches' tasks from the front, the CPU the rest from the back.
+        let on_cpu = report.cpu_tasks;
+        let plain = todo.iter().filter(|&&i| i < main).count();
+        assert!(on_cpu <= plain && report.batches >= 1, "N={n}: {report:?}");
     }
 }
 

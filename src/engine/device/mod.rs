@@ -133,6 +133,8 @@ pub struct GpuReport {
     /// Tasks whose constellation a rotation fixes: the CPU counted their symmetric
     /// completions meanwhile.
     pub symmetric_tasks: usize,
+    /// Main tasks the CPU threads counted beside the GPU (the Join strategy).
+    pub cpu_tasks: usize,
 }
 
 /// What a run counted.
@@ -193,7 +195,8 @@ pub(crate) enum Runner {
     Here,
     /// A pool of this many CPU threads.
     Pool(usize),
-    /// The GPU, with this many CPU threads preparing its batches.
+    /// The GPU, with this many CPU threads beside it: they prepare the backtracking kernel's
+    /// batches, or count the join's tasks from the back of the list.
     Gpu(usize),
 }
 

@@ -827,20 +827,56 @@ pub fn make_and_count_on_host(
     Ok(sums?.concat())
 }
 
-/// Counts the tasks `todo` of `tasks` with `backend` counting the main tasks' pairs, as
-/// [`count_tasks`](crate::engine::device::pool::count_tasks) does on the CPU: `on_done` once per
-/// finished task, and `stop` ends the run within about a batch, reporting the batches under
-/// way. The symmetric tasks at the end of the list are counted on `threads` CPU threads
-/// meanwhile, which also list the batches.
+/// The main tasks of a count, taken from both ends until they meet: the device's batches from
+/// the front, the CPU threads beside it one task at a time from the back.
+struct Queue {
+    /// The first task not taken from the front, and one past the last not taken from the back.
+    ends: Mutex<(usize, usize)>,
+}
+
+impl Queue {
+    fn new(len: usize) -> Queue {
+        Queue {
+            ends: Mutex::new((0, len)),
+        }
+    }
+
+    fn front(&self) -> Option<usize> {
+        let mut ends = self.ends.lock().expect("the queue's lock is not poisoned");
+        (ends.0 < ends.1).then(|| {
+            ends.0 += 1;
+            ends.0 - 1
+        })
+    }
+
+    fn back(&self) -> Option<usize> {
+        let mut ends = self.ends.lock().expect("the queue's lock is not poisoned");
+        (ends.0 < ends.1).then(|| {
+            ends.1 -= 1;
+            ends.1
+        })
+    }
+}
+
+/// Counts the tasks `todo` of `tasks` with `backend` making and counting the main tasks'
+/// joins, as [`count_tasks`](crate::engine::device::pool::count_tasks) does on the CPU:
+/// `on_done` once per finished task, and `stop` ends the run within about a batch, reporting
+/// the batches under way.
+///
+/// `beside` CPU threads count main tasks with the CPU join meanwhile, taking them from the back
+/// of the list while the backend's batches take them from the front (0: the backend counts them
+/// all). The symmetric tasks at the end of the list (a few milliseconds of search) go to those
+/// threads first, or to one thread of their own.
 ///
 /// # Errors
 /// [`RunError::Gpu`] if the backend fails, [`RunError::Threads`] if the CPU threads cannot
-/// start, [`RunError::Callback`] with the first error of `on_done`.
+/// start, [`RunError::Callback`] with the first error of `on_done`. The CPU threads end at the
+/// task they are counting when any of these happens.
 pub fn count_tasks<E: Send>(
     backend: &mut dyn JoinBackend,
     tasks: &JoinTasks,
     todo: &[usize],
-    threads: usize,
+    beside: usize,
     stop: &AtomicBool,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
 ) -> Result<(Outcome, Report), RunError<E>> {
@@ -850,42 +886,91 @@ pub fn count_tasks<E: Send>(
         symmetric_tasks: symmetric.len(),
         ..Report::default()
     };
+    let threads = beside.max(1);
     let pool =
         crate::threads::pool(threads).map_err(|source| RunError::Threads { threads, source })?;
-    let mut outcome = std::thread::scope(|scope| {
-        let side = scope.spawn(|| {
-            let mut outcome = Outcome::default();
-            for &index in &symmetric {
-                let Some(tally) = tasks.count_unless_stopped(index, stop) else {
-                    break;
-                };
-                on_done(index, tally).map_err(RunError::Callback)?;
-                outcome.tally += tally;
-                outcome.done += 1;
+    let queue = Queue::new(plain.len());
+    let next_symmetric = std::sync::atomic::AtomicUsize::new(0);
+    let on_cpu = std::sync::atomic::AtomicUsize::new(0);
+    // Set when the backend or a callback fails: the CPU threads end at their task.
+    let halt = AtomicBool::new(false);
+    let outcomes: Mutex<Vec<Result<Outcome, RunError<E>>>> = Mutex::new(Vec::new());
+    let worker = || {
+        let mut outcome = Outcome::default();
+        let result = loop {
+            if halt.load(Ordering::Relaxed) {
+                break Ok(outcome);
             }
-            Ok::<Outcome, RunError<E>>(outcome)
-        });
-        let batched = batches(backend, &pool, tasks, &plain, stop, on_done, &mut report);
-        let side = side
-            .join()
-            .expect("counting symmetric tasks does not panic");
-        let (mut outcome, side) = (batched?, side?);
+            let index = match symmetric.get(next_symmetric.fetch_add(1, Ordering::Relaxed)) {
+                Some(&index) => index,
+                None if beside == 0 => break Ok(outcome),
+                None => match queue.back() {
+                    Some(at) => {
+                        on_cpu.fetch_add(1, Ordering::Relaxed);
+                        plain[at]
+                    }
+                    None => break Ok(outcome),
+                },
+            };
+            let Some(tally) = tasks.count_unless_stopped(index, stop) else {
+                break Ok(outcome);
+            };
+            if let Err(e) = on_done(index, tally) {
+                halt.store(true, Ordering::Relaxed);
+                break Err(RunError::Callback(e));
+            }
+            outcome.tally += tally;
+            outcome.done += 1;
+        };
+        outcomes
+            .lock()
+            .expect("the outcomes' lock is not poisoned")
+            .push(result);
+    };
+    let batched = pool.in_place_scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|_| worker());
+        }
+        let batched = batches(
+            backend,
+            tasks,
+            &plain,
+            &queue,
+            stop,
+            &halt,
+            on_done,
+            &mut report,
+        );
+        if batched.is_err() {
+            halt.store(true, Ordering::Relaxed);
+        }
+        batched
+    });
+    let mut outcome = batched?;
+    for side in outcomes
+        .into_inner()
+        .expect("the outcomes' lock is not poisoned")
+    {
+        let side = side?;
         outcome.tally += side.tally;
         outcome.done += side.done;
-        Ok::<Outcome, RunError<E>>(outcome)
-    })?;
+    }
+    report.cpu_tasks = on_cpu.into_inner();
     outcome.stopped = outcome.done < todo.len();
     Ok((outcome, report))
 }
 
-/// The backend's share of [`count_tasks`]: the quarter lists loaded, then batches of `todo`,
-/// two in flight.
+/// The backend's share of [`count_tasks`]: the quarter lists loaded, then batches of `todo`
+/// taken from the front of `queue`, two in flight, until the queue is empty, `stop` or `halt`
+/// is set.
+#[allow(clippy::too_many_arguments)]
 fn batches<E: Send>(
     backend: &mut dyn JoinBackend,
-    pool: &rayon::ThreadPool,
     tasks: &JoinTasks,
     todo: &[usize],
+    queue: &Queue,
     stop: &AtomicBool,
+    halt: &AtomicBool,
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
     report: &mut Report,
 ) -> Result<Outcome, RunError<E>> {
@@ -894,7 +979,7 @@ fn batches<E: Send>(
         return Ok(outcome);
     }
     let layout = Layout::of(tasks);
-    let tables = match pool.install(|| tasks.quarter_tables(stop)) {
+    let tables = match tasks.quarter_tables(stop) {
         Ok(Some(tables)) => tables,
         Ok(None) => return Ok(outcome),
         Err(e) => return Err(GpuError::Driver(format!("the join's quarter lists: {e}")).into()),
@@ -904,7 +989,6 @@ fn batches<E: Send>(
     // The first batches are small (a task each), to measure the rate; later ones aim at
     // BATCH_SECONDS.
     let mut target_words: u64 = 1;
-    let mut next = 0;
     let mut in_flight: VecDeque<(usize, Plan)> = VecDeque::new();
     // Plans counted, whose memory the next ones use.
     let mut spare: Vec<Plan> = Vec::new();
@@ -913,17 +997,23 @@ fn batches<E: Send>(
     let mut words_done = 0u64;
     loop {
         while let Some(&slot) = free_slots.last() {
-            if next == todo.len() || stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || halt.load(Ordering::Relaxed) {
                 break;
             }
             let mut plan = spare.pop().unwrap_or_default();
             plan.clear();
             let limit = target_words.min(MAX_BATCH_WORDS);
-            while next < todo.len() && (plan.tasks.is_empty() || plan.words < limit) {
-                if !plan.add_task(tasks, &layout, todo[next], stop) {
+            while plan.tasks.is_empty() || plan.words < limit {
+                let Some(at) = queue.front() else {
+                    break;
+                };
+                if !plan.add_task(tasks, &layout, todo[at], stop) {
                     return Err(GpuError::Driver("the quarter lists were not made".into()).into());
                 }
-                next += 1;
+            }
+            if plan.tasks.is_empty() {
+                spare.push(plan);
+                break;
             }
             plan.check()?;
             backend.submit(slot, &plan)?;
@@ -971,7 +1061,9 @@ pub fn count_on_gpu<E: Send>(
     on_done: &(dyn Fn(usize, Tally) -> Result<(), E> + Sync),
 ) -> Result<(Outcome, Report), RunError<E>> {
     let mut gpu = CudaJoin::new(Layout::of(tasks))?;
-    let (outcome, mut report) = count_tasks(&mut gpu, tasks, todo, threads, stop, on_done)?;
+    // One thread drives the GPU; the others count beside it.
+    let beside = threads.saturating_sub(1);
+    let (outcome, mut report) = count_tasks(&mut gpu, tasks, todo, beside, stop, on_done)?;
     report.device = gpu.name();
     report.resident_threads = gpu.resident_threads();
     Ok((outcome, report))
