@@ -150,7 +150,7 @@ NQM_FN void nqm_clear(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
 // Phase 1: both halves glued into `staging`.
 NQM_FN void nqm_glue(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
     const nq_u64 *j = nqm_join(a, join);
-    const nq_u64 word_mask = a->board[0], long_bits = a->board[1];
+    const nq_u64 word_mask = a->board[0];
     const nq_u32 width = (nq_u32)a->board[2];
     const nq_u64 family = (1ull << width) - 1, blocked = j[6];
     const nq_u32 warp = t / 32, lane = t % 32;
@@ -159,28 +159,29 @@ NQM_FN void nqm_glue(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
         const nq_u64 at = nqm_at(j, side), cap = nqm_cap(j, side);
         for (nq_u64 i = warp; i < sets; i += NQM_WARPS) {
             const nq_u64 ls = a->left_start[left_first + i];
-            const nq_u64 nl = a->left_start[left_first + i + 1] - ls;
             const nq_u64 rs = a->right_start[right_last - i];
-            const nq_u64 nr = a->right_start[right_last - i + 1] - rs;
-            const nq_u64 pairs = nl * nr;
+            // A key's entries are far fewer than 2^32 (the most at N = 26 are thousands).
+            const nq_u32 nl = (nq_u32)(a->left_start[left_first + i + 1] - ls);
+            const nq_u32 nr = (nq_u32)(a->right_start[right_last - i + 1] - rs);
+            const nq_u64 pairs = (nq_u64)nl * nr;
             if (pairs == 0) continue;
+            const nq_u64 *lefts = a->left + ls, *rights = a->right + rs;
             // Pair `p` is left entry `p / nr` and right entry `p % nr`; a lane steps by 32
             // pairs, its two indices carried along without a division per pair. Every lane of
             // the warp takes as many steps (the row set is the warp's), for `nqm_claim`.
-            nq_u64 li = lane / nr, ri = lane % nr;
-            const nq_u64 step_l = 32 / nr, step_r = 32 % nr;
+            nq_u32 li = lane / nr, ri = lane % nr;
+            const nq_u32 step_l = 32 / nr, step_r = 32 % nr;
             for (nq_u64 first = 0; first < pairs; first += 32) {
                 nq_u64 w = 0;
                 bool ok = false;
                 if (first + lane < pairs) {
-                    const nq_u64 l = a->left[ls + li], r = a->right[rs + ri];
+                    const nq_u64 l = lefts[li], r = rights[ri];
                     ok = (l & r) == 0 && ((l | r) & blocked) == 0;
                     w = (l | r) & word_mask;
                     if (side) w = w >> width | (w & family) << width;
                 }
                 const nq_u32 pos = nqm_claim(&s->count[side], ok, lane);
                 if (ok && pos < cap) a->staging[at + pos] = w;
-                nqm_claim(&s->free_words[side], ok && (w & long_bits) == 0, lane);
                 li += step_l;
                 ri += step_r;
                 if (ri >= nr) {
@@ -192,7 +193,20 @@ NQM_FN void nqm_glue(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
     }
 }
 
-// Phase 2a: each candidate bit's score, its count in the samples of one side times the other's.
+// Phase 2a: the words free of the long diagonals counted, a thread's share at a time.
+NQM_FN void nqm_count_free(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    const nq_u64 *j = nqm_join(a, join);
+    const nq_u64 long_bits = a->board[1];
+    for (nq_u32 side = 0; side < 2; side++) {
+        const nq_u64 at = nqm_at(j, side);
+        const nq_u32 len = nqm_min(s->count[side], (nq_u32)nqm_cap(j, side));
+        nq_u32 free_words = 0;
+        for (nq_u32 i = t; i < len; i += NQM_BLOCK) free_words += (a->staging[at + i] & long_bits) == 0;
+        if (free_words) NQM_ADD(&s->free_words[side], free_words);
+    }
+}
+
+// Phase 2b: each candidate bit's score, its count in the samples of one side times the other's.
 NQM_FN void nqm_sample(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
     if (t >= 64) return;
     const nq_u64 *j = nqm_join(a, join);
@@ -208,7 +222,7 @@ NQM_FN void nqm_sample(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) 
     s->score[t] = (candidates >> t & 1) ? score : 0;
 }
 
-// Phase 2b (one thread): `k` and the cut bits.
+// Phase 2c (one thread): `k` and the cut bits.
 NQM_FN void nqm_choose(const nqm_args *a, nqm_shared *s, nq_u32 join) {
     const nq_u64 *j = nqm_join(a, join);
     if (s->count[0] > nqm_cap(j, 0) || s->count[1] > nqm_cap(j, 1)) s->error = 1;
@@ -417,6 +431,7 @@ extern "C" __global__ void __launch_bounds__(NQM_BLOCK, NQM_MIN_BLOCKS)
     const nq_u32 join = blockIdx.x, t = threadIdx.x;
     NQM_PHASE(nqm_clear(&a, &s, join, t));
     NQM_PHASE(nqm_glue(&a, &s, join, t));
+    NQM_PHASE(nqm_count_free(&a, &s, join, t));
     NQM_PHASE(nqm_sample(&a, &s, join, t));
     NQM_PHASE(if (t == 0) nqm_choose(&a, &s, join));
     NQM_PHASE(nqm_histogram(&a, &s, join, t));
@@ -442,6 +457,7 @@ extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const
     for (nq_u32 join = first; join < first + count; join++) {
         for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_clear(&a, &s, join, t);
         for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_glue(&a, &s, join, t);
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_count_free(&a, &s, join, t);
         for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_sample(&a, &s, join, t);
         nqm_choose(&a, &s, join);
         for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_histogram(&a, &s, join, t);
