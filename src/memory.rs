@@ -41,6 +41,15 @@ pub(crate) fn filled<T: Clone>(value: T, len: usize) -> Result<Vec<T>, OutOfMemo
     Ok(v)
 }
 
+/// A vector of `len` values made by `make`, or the error if it cannot be allocated.
+pub(crate) fn filled_with<T>(len: usize, make: impl FnMut() -> T) -> Result<Vec<T>, OutOfMemory> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len)
+        .map_err(|e| OutOfMemory::of::<T>(len, e))?;
+    v.extend(std::iter::repeat_with(make).take(len));
+    Ok(v)
+}
+
 /// Room in `v` for `more` elements beyond its length, or the error if it cannot be allocated.
 pub(crate) fn reserve<T>(v: &mut Vec<T>, more: usize) -> Result<(), OutOfMemory> {
     v.try_reserve(more)

@@ -96,7 +96,7 @@ pub(crate) fn count(job: &Job<'_>) -> Result<Counted, Failure> {
     let never = AtomicBool::new(false);
     let stop = job.stop.unwrap_or(&never);
     if !todo.is_empty() {
-        tasks.prepare(stop).map_err(Failure::Engine)?;
+        prepared.prepare(stop).map_err(Failure::Engine)?;
     }
     let on_done = |index, tally| {
         if let Some(j) = &journal {

@@ -285,6 +285,23 @@ impl Prepared {
         Ok(Prepared { runner, held })
     }
 
+    /// Makes what the tasks share ([`TaskSet::prepare`]) on the threads the count will run
+    /// on (the join's quarter lists are built by many threads).
+    ///
+    /// # Errors
+    /// [`EngineError::OutOfMemory`] if it cannot be allocated.
+    pub(crate) fn prepare(&self, stop: &AtomicBool) -> Result<(), EngineError> {
+        let tasks = self.tasks();
+        match self.runner {
+            Runner::Pool(threads) | Runner::Gpu(threads) => match crate::threads::pool(threads) {
+                Ok(pool) => pool.install(|| tasks.prepare(stop)),
+                // The count itself says that its threads cannot start.
+                Err(_) => tasks.prepare(stop),
+            },
+            Runner::Here => tasks.prepare(stop),
+        }
+    }
+
     /// The task list.
     pub(crate) fn tasks(&self) -> &dyn TaskSet {
         match &self.held {

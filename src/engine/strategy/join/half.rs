@@ -26,7 +26,9 @@
 //! middle row's columns the placement attacks (bit `c`: the word's bit `c - 1` of either
 //! family, `c` from 1 to `n - 2`). Eight bytes per placement, half of a word-and-key pair.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use rayon::prelude::*;
 
 use crate::memory::{self, OutOfMemory};
 
@@ -233,6 +235,14 @@ struct QuarterList {
 impl QuarterList {
     /// The list, or `None` if `stop` was set while it was being made; the error if its
     /// tables cannot be allocated.
+    ///
+    /// The search is cut into subtrees at its fifth row, which the threads of the current
+    /// rayon pool take in turn (a large list only: the lists of `n = 23` take half a minute on
+    /// one thread). Four rows, because a row is often left empty (its queen is in the other
+    /// quarter), and with fewer the subtree of the first rows left empty would hold a large share
+    /// of the placements; with four no subtree holds a tenth (the tests check it from n = 14). Each placement's key is counted, and then its entry placed, with an
+    /// atomic add, so the entries of a key come in no fixed order: the join does not depend
+    /// on it.
     fn new(
         shape: &Shape,
         lo: usize,
@@ -240,44 +250,71 @@ impl QuarterList {
         stop: &AtomicBool,
     ) -> Result<Option<QuarterList>, OutOfMemory> {
         let keys = Keys::new(shape.h, cols);
+        let subtrees = quarter_subtrees(shape, lo, cols, 4);
+        let parallel = rayon::current_num_threads() > 1 && PLACEMENTS[shape.n] >= 1 << 20;
+        let each_subtree = |search: &(dyn Fn(Subtree) + Sync)| {
+            if parallel {
+                subtrees.par_iter().for_each(|&t| search(t));
+            } else {
+                subtrees.iter().for_each(|&t| search(t));
+            }
+        };
         // Two passes over the same search: count the entries of each key, then place them.
-        let mut start = memory::filled(0usize, keys.len() + 1)?;
-        quarter_search(shape, lo, cols, stop, &mut |rows, used, _, _| {
-            start[keys.key(rows, used) + 1] += 1;
+        let counts = memory::filled_with(keys.len() + 1, || AtomicUsize::new(0))?;
+        each_subtree(&|subtree| {
+            quarter_search_from(shape, lo, cols, subtree, stop, &mut |rows, used, _, _| {
+                counts[keys.key(rows, used) + 1].fetch_add(1, Ordering::Relaxed);
+            });
         });
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
         }
+        let mut start: Vec<usize> = counts.into_iter().map(AtomicUsize::into_inner).collect();
         for k in 1..start.len() {
             start[k] += start[k - 1];
         }
         // The largest buffers of a count (gigabytes from N = 22): allocated fallibly, so that
         // a limit the estimate did not foresee is an error, not an abort.
-        let mut entries = memory::filled(0u64, start[keys.len()])?;
-        let mut next = memory::filled(0usize, start.len())?;
-        next.copy_from_slice(&start);
-        // The placements come in the search's order, each to its key's place: a cache miss
-        // per write (the list is larger than the caches). So each place is fetched ahead and
-        // written `AHEAD` placements later, from a ring, so the fetches overlap.
-        const AHEAD: usize = 32;
-        let mut ring = [(0, 0); AHEAD];
-        let mut placed = 0;
-        quarter_search(shape, lo, cols, stop, &mut |rows, used, sum, diff| {
-            let key = keys.key(rows, used);
-            let at = next[key];
-            next[key] += 1;
-            prefetch(&entries[at]);
-            let (due, entry) =
-                std::mem::replace(&mut ring[placed % AHEAD], (at, shape.entry(sum, diff)));
-            if placed >= AHEAD {
-                entries[due] = entry;
+        let entries = memory::filled_with(start[keys.len()], || AtomicU64::new(0))?;
+        let mut at = start.iter();
+        let next = memory::filled_with(start.len(), || {
+            AtomicUsize::new(*at.next().expect("as many as the starts"))
+        })?;
+        each_subtree(&|subtree| {
+            // The placements come in the search's order, each to its key's place: a cache miss
+            // per write (the list is larger than the caches). So each place is fetched ahead and
+            // written `AHEAD` placements later, from a ring, so the fetches overlap.
+            const AHEAD: usize = 32;
+            let mut ring = [(0, 0); AHEAD];
+            let mut placed = 0;
+            quarter_search_from(
+                shape,
+                lo,
+                cols,
+                subtree,
+                stop,
+                &mut |rows, used, sum, diff| {
+                    let at = next[keys.key(rows, used)].fetch_add(1, Ordering::Relaxed);
+                    prefetch(entries[at].as_ptr());
+                    let (due, entry) =
+                        std::mem::replace(&mut ring[placed % AHEAD], (at, shape.entry(sum, diff)));
+                    if placed >= AHEAD {
+                        entries[due].store(entry, Ordering::Relaxed);
+                    }
+                    placed += 1;
+                },
+            );
+            for (due, entry) in (placed.saturating_sub(AHEAD)..placed).map(|i| ring[i % AHEAD]) {
+                entries[due].store(entry, Ordering::Relaxed);
             }
-            placed += 1;
         });
-        for (due, entry) in (placed.saturating_sub(AHEAD)..placed).map(|i| ring[i % AHEAD]) {
-            entries[due] = entry;
+        if stop.load(Ordering::Relaxed) {
+            return Ok(None);
         }
-        Ok((!stop.load(Ordering::Relaxed)).then_some(QuarterList {
+        // In place: an atomic has the size and alignment of its integer on the platforms
+        // this runs on, so the collect reuses the allocation.
+        let entries = entries.into_iter().map(AtomicU64::into_inner).collect();
+        Ok(Some(QuarterList {
             keys,
             start,
             entries,
@@ -300,26 +337,89 @@ impl QuarterList {
 /// Asks the CPU to bring `place`'s cache line in, to be written soon (a hint: nothing on
 /// CPUs without the instruction).
 #[inline(always)]
-fn prefetch(place: &u64) {
+fn prefetch(place: *const u64) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE, which the instruction needs, is part of every x86-64 CPU, and a prefetch
-    // reads nothing into the program (here from a valid reference anyway).
+    // reads nothing into the program and never faults, whatever the address.
     unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            std::ptr::from_ref(place).cast(),
-        );
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(place.cast());
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = place;
 }
 
+/// Where a search stands after some rows: the next row, and the rows, columns and diagonals
+/// used so far.
+type Subtree = (usize, (u32, u32, u64, u64));
+
 /// Calls `visit(rows, cols, sum, diff)` for every placement in the quarter of columns
 /// `lo..lo + cols` and rows `0..h`: the rows and (relative) columns it uses and its diagonals.
 /// Once `stop` is set it ends early, leaving the listing incomplete.
+#[cfg(test)]
 fn quarter_search(
     shape: &Shape,
     lo: usize,
     cols: usize,
+    stop: &AtomicBool,
+    visit: &mut impl FnMut(u32, u32, u64, u64),
+) {
+    quarter_search_from(shape, lo, cols, (0, (0, 0, 0, 0)), stop, visit);
+}
+
+/// The subtrees of the quarter's search after its first `depth` rows (or all of them, if it
+/// has fewer): together their placements are the quarter's, each once.
+fn quarter_subtrees(shape: &Shape, lo: usize, cols: usize, depth: usize) -> Vec<Subtree> {
+    let depth = depth.min(shape.h);
+    let mut subtrees = Vec::new();
+    let mut at = vec![(0, (0, 0, 0, 0))];
+    while let Some((row, used)) = at.pop() {
+        if row == depth {
+            subtrees.push((row, used));
+            continue;
+        }
+        at.push((row + 1, used));
+        for_each_square(shape, lo, cols, row, used, |next| at.push((row + 1, next)));
+    }
+    subtrees
+}
+
+/// Calls `place(next)` with what is used once row `row` holds a queen, for each of its free
+/// squares in the quarter.
+#[inline(always)]
+fn for_each_square(
+    shape: &Shape,
+    lo: usize,
+    cols: usize,
+    row: usize,
+    used: (u32, u32, u64, u64),
+    mut place: impl FnMut((u32, u32, u64, u64)),
+) {
+    // Column `c` of this row lies on sum diagonal `row + lo + c` and difference diagonal
+    // `lo + c + n - 1 - row`: shifted down by those offsets, the diagonals taken line up
+    // with the columns, and the free squares are one mask, visited bit by bit.
+    let (sum_at, diff_at) = (row + lo, lo + shape.n - 1 - row);
+    let mut free = ((1u32 << cols) - 1)
+        & !used.1
+        & !((used.2 >> sum_at) as u32)
+        & !((used.3 >> diff_at) as u32);
+    while free != 0 {
+        let c = free.trailing_zeros() as usize;
+        free &= free - 1;
+        place((
+            used.0 | 1 << row,
+            used.1 | 1 << c,
+            used.2 | 1 << (sum_at + c),
+            used.3 | 1 << (diff_at + c),
+        ));
+    }
+}
+
+/// [`quarter_search`] from `subtree` on: the placements that extend it.
+fn quarter_search_from(
+    shape: &Shape,
+    lo: usize,
+    cols: usize,
+    subtree: Subtree,
     stop: &AtomicBool,
     visit: &mut impl FnMut(u32, u32, u64, u64),
 ) {
@@ -343,27 +443,12 @@ fn quarter_search(
         }
         // The row may stay empty: its queen is in the other quarter.
         go(shape, lo, cols, row + 1, used, stop, visit);
-        // Column `c` of this row lies on sum diagonal `row + lo + c` and difference diagonal
-        // `lo + c + n - 1 - row`: shifted down by those offsets, the diagonals taken line up
-        // with the columns, and the free squares are one mask, visited bit by bit.
-        let (sum_at, diff_at) = (row + lo, lo + shape.n - 1 - row);
-        let mut free = ((1u32 << cols) - 1)
-            & !used.1
-            & !((used.2 >> sum_at) as u32)
-            & !((used.3 >> diff_at) as u32);
-        while free != 0 {
-            let c = free.trailing_zeros() as usize;
-            free &= free - 1;
-            let next = (
-                used.0 | 1 << row,
-                used.1 | 1 << c,
-                used.2 | 1 << (sum_at + c),
-                used.3 | 1 << (diff_at + c),
-            );
+        for_each_square(shape, lo, cols, row, used, |next| {
             go(shape, lo, cols, row + 1, next, stop, visit);
-        }
+        });
     }
-    go(shape, lo, cols, 0, (0, 0, 0, 0), stop, visit);
+    let (row, used) = subtree;
+    go(shape, lo, cols, row, used, stop, visit);
 }
 
 /// Placements in the left and right quarters of an `n` board, all counted once by this
@@ -433,29 +518,16 @@ pub(super) struct Quarters {
 }
 
 impl Quarters {
-    /// Lists the placements of both quarters of an `n` board.
-    ///
-    /// The first task of a run builds them while the other threads wait for them, so on more
-    /// than one thread the two quarters are built at once.
+    /// Lists the placements of both quarters of an `n` board, each on the threads of the
+    /// current rayon pool ([`QuarterList::new`]).
     ///
     /// `None` if `stop` was set while they were being made; the error if they cannot be
     /// allocated.
     pub fn new(shape: &Shape, stop: &AtomicBool) -> Result<Option<Quarters>, OutOfMemory> {
-        let left = || QuarterList::new(shape, 0, shape.h, stop);
-        let right = || QuarterList::new(shape, shape.h, shape.n - shape.h, stop);
-        let (left, right) = if rayon::current_num_threads() > 1 {
-            // A plain thread, not a rayon task: the pool's other threads are blocked waiting.
-            std::thread::scope(|s| {
-                let right = s.spawn(right);
-                (
-                    left(),
-                    right.join().expect("building a quarter list panicked"),
-                )
-            })
-        } else {
-            (left(), right())
+        let Some(left) = QuarterList::new(shape, 0, shape.h, stop)? else {
+            return Ok(None);
         };
-        let (Some(left), Some(right)) = (left?, right?) else {
+        let Some(right) = QuarterList::new(shape, shape.h, shape.n - shape.h, stop)? else {
             return Ok(None);
         };
         Ok(Some(Quarters {
@@ -723,6 +795,43 @@ mod placement_table {
                 found += 1
             });
             assert_eq!(listed, found, "n = {n}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod subtrees {
+    use super::*;
+
+    #[test]
+    fn the_subtrees_split_each_quarter_s_placements_and_none_holds_many() {
+        let never = AtomicBool::new(false);
+        for n in 4..=18 {
+            let shape = Shape::new(n);
+            for (lo, cols) in [(0, shape.h), (shape.h, n - shape.h)] {
+                let mut whole = 0u64;
+                quarter_search(&shape, lo, cols, &never, &mut |_, _, _, _| whole += 1);
+                let sizes: Vec<u64> = quarter_subtrees(&shape, lo, cols, 4)
+                    .into_iter()
+                    .map(|subtree| {
+                        let mut found = 0u64;
+                        quarter_search_from(
+                            &shape,
+                            lo,
+                            cols,
+                            subtree,
+                            &never,
+                            &mut |_, _, _, _| found += 1,
+                        );
+                        found
+                    })
+                    .collect();
+                assert_eq!(sizes.iter().sum::<u64>(), whole, "n = {n}, lo = {lo}");
+                if n >= 14 {
+                    let most = sizes.iter().max().unwrap();
+                    assert!(most * 10 < whole, "n = {n}, lo = {lo}: {most} of {whole}");
+                }
+            }
         }
     }
 }
