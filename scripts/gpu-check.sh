@@ -5,9 +5,8 @@
 #                        [--variants] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
-# (and `examples/gpu_join_work`, for step 4's host listing) built on an x86-64 machine with
-# `cargo build --release --features cuda --bin nqueens --example gpu_kernel --example
-# gpu_join_work`. It needs the NVIDIA driver and NVRTC (found through ldconfig, or
+# built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
+# --example gpu_kernel`. It needs the NVIDIA driver and NVRTC (found through ldconfig, or
 # looked for under /usr/local and /opt), no network.
 #
 # 1. Every kernel compiled for the GPU's architecture, with ptxas's register and spill report.
@@ -16,13 +15,12 @@
 # 3. Every task's tally on the GPU against the CPU's, two checkpoints of one task list
 #    compared record by record: the join's at N = 16 and 18, the backtracking one's at N = 14.
 # 4. Timings, whole command, each count checked, with the time the GPU spent in kernels: the
-#    join on the GPU (the default from N = 18) at N = 20 and 21, the backtracking kernel
-#    (`--strategy backtrack`) at N = 20 and 21 beside it, the join at N = 22 (capped at 300 s),
-#    then one shard of N = 23's join (1 of $N23_SHARDS, default 20: interleaved tasks, so a
-#    fair sample; its time times the shards estimates the whole) with the rest of the budget
-#    as its cap (the backtracking kernel at N = 22 too with --big). Beside them, the host's
-#    share of the join: every 8th main task of N = 20 listed, sorted and packed for the GPU on
-#    all cores (`gpu_join_work`), the rate docs/gpu.md's prediction assumes.
+#    join on the GPU (the default from N = 18) at N = 20 and 21, and at N = 21 with no CPU
+#    thread counting tasks beside the GPU (-j 1), the backtracking kernel (`--strategy
+#    backtrack`) at N = 20 and 21 beside it, the join at N = 22 (capped at 300 s), then one
+#    shard of N = 23's join (1 of $N23_SHARDS, default 20: interleaved tasks, so a fair sample;
+#    its time times the shards estimates the whole) with the rest of the budget as its cap
+#    (the backtracking kernel at N = 22 too with --big).
 #    --cpu: N = 20 and 21 on all CPU cores, the same binary.
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
@@ -182,13 +180,8 @@ tasks backtrack 14 30
 cores=$(nproc)
 count "join n=20" 60 count 20 --device gpu
 count "join n=21" 90 count 21 --device gpu
-if [ -x "$bin/examples/gpu_join_work" ] && [ "$(left)" -ge 60 ]; then
-    if timeout 60 "$bin/examples/gpu_join_work" 20 8 >"$out/listing.out" 2>&1; then
-        note "$(printf '%-26s %s' "host listing n=20" "$(grep -o 'listed at .*' "$out/listing.out")")"
-    else
-        note "$(printf '%-26s FAILED: %s' "host listing n=20" "$(tail -1 "$out/listing.out")")"
-    fi
-fi
+# The GPU alone: no CPU thread counts tasks beside it (-j 1).
+count "join n=21 -j 1" 90 count 21 --device gpu -j 1
 count "gpu n=20" 60 count 20 --device gpu --strategy backtrack
 count "gpu n=21" 90 count 21 --device gpu --strategy backtrack
 if [ $cpu -eq 1 ]; then
