@@ -112,9 +112,11 @@ enum Slot {
 
 /// One batch on the device.
 struct InFlight {
-    /// Tile slots: `sums` has one more when there are none.
-    slots: usize,
+    /// Joins: `sums` has one more when there are none.
+    joins: usize,
+    /// Each join's sum.
     sums: CudaSlice<u64>,
+    _slot_sums: CudaSlice<u64>,
     status: CudaSlice<u32>,
     // Kept until the kernels are done with them: the plan and the board, the glued words,
     // the packed words (low and high halves), the class tables and the tiles.
@@ -134,6 +136,7 @@ pub struct CudaJoin {
     streams: [Arc<CudaStream>; 2],
     make: CudaFunction,
     join: CudaFunction,
+    sum: CudaFunction,
     origin: CudaEvent,
     resident: usize,
     quarters: Option<Quarters>,
@@ -161,7 +164,13 @@ impl CudaJoin {
             compile(&arch, layout.chunks, layout.wide, false)?,
             "nq_join",
         )?;
-        let make = load(compile_make(&arch, false)?, "nq_make")?;
+        let make_module = context
+            .load_module(Ptx::from_binary(compile_make(&arch, false)?.cubin))
+            .map_err(driver_error)?;
+        let make = make_module.load_function("nq_make").map_err(driver_error)?;
+        let sum = make_module
+            .load_function("nq_sum_joins")
+            .map_err(driver_error)?;
         let sms = context
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
             .map_err(driver_error)? as usize;
@@ -181,6 +190,7 @@ impl CudaJoin {
             streams,
             make,
             join: function,
+            sum,
             origin,
             resident: sms * per_sm * BLOCK as usize,
             quarters: None,
@@ -261,6 +271,9 @@ impl JoinBackend for CudaJoin {
         let sums = stream
             .alloc_zeros::<u64>(slots.max(1))
             .map_err(driver_error)?;
+        let join_sums = stream
+            .alloc_zeros::<u64>(joins.max(1))
+            .map_err(driver_error)?;
         let start = stream
             .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(driver_error)?;
@@ -313,12 +326,28 @@ impl JoinBackend for CudaJoin {
             // which the kernel skips. (A join that overflowed its plan wrote only empty slots.)
             unsafe { launch.launch(config) }.map_err(driver_error)?;
         }
+        if joins > 0 {
+            let n_joins = joins as u32;
+            let mut launch = stream.launch_builder(&self.sum);
+            launch
+                .arg(&plan_slices[0])
+                .arg(&sums)
+                .arg(&n_joins)
+                .arg(&join_sums);
+            let config = LaunchConfig::for_num_elems(n_joins);
+            // SAFETY: the arguments match `nq_sum_joins`'s parameters in order and type: the
+            // plan's join records (one thread each, `n_joins` of them; the launch's other
+            // threads do nothing), whose tile slots lie within `sums`, one sum per slot, and a
+            // sum per join.
+            unsafe { launch.launch(config) }.map_err(driver_error)?;
+        }
         let end = stream
             .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(driver_error)?;
         self.slots[slot] = Slot::Busy(Box::new(InFlight {
-            slots,
-            sums,
+            joins,
+            _slot_sums: sums,
+            sums: join_sums,
             status,
             _plan: plan_slices,
             _made: made,
@@ -337,7 +366,7 @@ impl JoinBackend for CudaJoin {
         let mut collected =
             cuda::collected(stream, &batch.sums, Some(&batch.events), Some(&self.origin))?;
         check_status(&status)?;
-        collected.counts.truncate(batch.slots);
+        collected.counts.truncate(batch.joins);
         Ok(collected)
     }
 }

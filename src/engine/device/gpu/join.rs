@@ -681,7 +681,7 @@ pub trait JoinBackend {
     /// # Errors
     /// [`GpuError`] if the device fails.
     fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError>;
-    /// Waits for the batch in `slot` and returns each tile slot's sum.
+    /// Waits for the batch in `slot` and returns each join's sum.
     ///
     /// # Errors
     /// [`GpuError`] if the device fails, or a join made more than its plan allowed.
@@ -807,8 +807,8 @@ impl JoinBackend for HostJoin {
     }
 }
 
-/// Each tile slot's sum for `plan`, its joins made and counted by the kernels compiled for the
-/// CPU, a join per rayon task.
+/// Each join's sum for `plan`, its joins made and counted by the kernels compiled for the CPU,
+/// a join per rayon task.
 ///
 /// # Errors
 /// What [`make_on_host`] and [`count_batch`] give.
@@ -817,14 +817,14 @@ pub fn make_and_count_on_host(
     board: &[u64; BOARD_WORDS],
     plan: &Plan,
 ) -> Result<Vec<u64>, GpuError> {
-    let sums: Result<Vec<Vec<u64>>, GpuError> = (0..plan.join_count())
+    (0..plan.join_count())
         .into_par_iter()
         .map(|j| {
             let one = plan.one_join(j);
-            count_batch(&make_on_host(quarters, board, &one)?.batch)
+            let slots = count_batch(&make_on_host(quarters, board, &one)?.batch)?;
+            Ok(make::sum_joins(&one, &slots)[0])
         })
-        .collect();
-    Ok(sums?.concat())
+        .collect()
 }
 
 /// The main tasks of a count, taken from both ends until they meet: the device's batches from

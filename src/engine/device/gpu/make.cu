@@ -412,7 +412,23 @@ NQM_FN void nqm_write_tiles(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u3
     }
 }
 
+// Join `join`'s sum: its tile slots' sums added (what goes back to the host, 8 bytes a join).
+NQM_FN void nqm_sum_join(const nq_u64 *joins, const nq_u64 *sums, nq_u32 join, nq_u64 *out) {
+    const nq_u64 *j = joins + (nq_u64)join * NQM_JOIN_WORDS;
+    nq_u64 sum = 0;
+    for (nq_u64 slot = j[10]; slot < j[10] + j[11]; slot++) sum += sums[slot];
+    out[join] = sum;
+}
+
 #if defined(__CUDACC__)
+
+// A thread per join: each join's sum from its tile slots' (`join.cu`'s `sums`).
+extern "C" __global__ void nq_sum_joins(const nq_u64 *__restrict__ joins,
+                                        const nq_u64 *__restrict__ sums, nq_u32 n_joins,
+                                        nq_u64 *__restrict__ out) {
+    const nq_u32 join = blockIdx.x * blockDim.x + threadIdx.x;
+    if (join < n_joins) nqm_sum_join(joins, sums, join, out);
+}
 
 #define NQM_PHASE(call) \
     call;               \
@@ -467,6 +483,13 @@ extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const
         nqm_slots(&a, &s, join);
         for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_write_tiles(&a, &s, join, t);
     }
+}
+
+
+// The host's copy of `nq_sum_joins`.
+extern "C" void nq_sum_joins_host(const nq_u64 *joins, const nq_u64 *sums, nq_u32 n_joins,
+                                  nq_u64 *out) {
+    for (nq_u32 join = 0; join < n_joins; join++) nqm_sum_join(joins, sums, join, out);
 }
 
 #endif

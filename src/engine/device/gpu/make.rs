@@ -163,17 +163,12 @@ impl Plan {
         Ok(())
     }
 
-    /// Each task's count, from the sums of its joins' tile slots.
+    /// Each task's count, from its joins' sums ([`sum_joins`]: one per join).
     pub fn found(&self, sums: &[u64]) -> impl Iterator<Item = (usize, u128)> + '_ {
-        assert_eq!(sums.len() as u64, self.slots);
+        assert_eq!(sums.len(), self.join_count());
         let mut per_task = vec![0u128; self.tasks.len()];
-        for (record, &(task, weight)) in self.joins.chunks(JOIN_WORDS).zip(&self.owner) {
-            let (first, slots) = (record[10] as usize, record[11] as usize);
-            let sum: u128 = sums[first..first + slots]
-                .iter()
-                .map(|&s| u128::from(s))
-                .sum();
-            per_task[task as usize] += u128::from(weight) * sum;
+        for (&sum, &(task, weight)) in sums.iter().zip(&self.owner) {
+            per_task[task as usize] += u128::from(weight) * u128::from(sum);
         }
         self.tasks.iter().copied().zip(per_task)
     }
@@ -219,6 +214,7 @@ pub fn check_status(status: &[u32]) -> Result<(), GpuError> {
 }
 
 unsafe extern "C" {
+    fn nq_sum_joins_host(joins: *const u64, sums: *const u64, n_joins: u32, out: *mut u64);
     fn nq_make_host(
         left: *const u64,
         left_start: *const u64,
@@ -301,6 +297,28 @@ pub fn listed_joins(tasks: &JoinTasks, index: usize) -> Vec<ListedJoin> {
         });
     });
     joins
+}
+
+/// Each join's sum from its tile slots' `sums` (one per slot of `plan`), by `nq_sum_joins`
+/// compiled for the CPU: what the device gives back.
+///
+/// # Panics
+/// If `sums` does not have one sum per slot.
+#[must_use]
+pub fn sum_joins(plan: &Plan, sums: &[u64]) -> Vec<u64> {
+    assert_eq!(sums.len() as u64, plan.slots);
+    let mut out = vec![0u64; plan.join_count()];
+    // SAFETY: every join's slots lie within the plan's (`Plan::add` gives each join the next
+    // ones), `sums` has a sum per slot (asserted), `out` a place per join.
+    unsafe {
+        nq_sum_joins_host(
+            plan.joins.as_ptr(),
+            sums.as_ptr(),
+            plan.join_count() as u32,
+            out.as_mut_ptr(),
+        );
+    }
+    out
 }
 
 /// Runs `nq_make` compiled for the CPU over every join of `plan`, on the calling thread.
