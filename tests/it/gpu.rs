@@ -299,3 +299,33 @@ fn the_command_line_without_a_gpu_says_what_is_missing_in_one_line() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.trim_end(), format!("error: {missing}"));
 }
+
+#[test]
+fn a_kept_kernel_is_read_back_whole_and_anything_else_is_compiled_again() {
+    use nqueens::engine::device::gpu::kernel_cache;
+    let dir = tempfile::tempdir().unwrap();
+    let options = vec![
+        "--gpu-architecture=sm_90".to_string(),
+        "-DNQ_BLOCK=128".into(),
+    ];
+    let path = kernel_cache::file(&dir.path().join("kernels"), "source", &options);
+    assert_eq!(kernel_cache::read(&path), None); // nothing kept yet
+    let cubin = b"\x7fELF and the machine code".to_vec();
+    kernel_cache::keep(&path, &cubin);
+    assert_eq!(kernel_cache::read(&path), Some(cubin));
+    // Only the file itself is left in the folder (no part file).
+    let files = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
+    assert_eq!(files, 1);
+    // Not machine code (a torn or foreign file): compiled again.
+    std::fs::write(&path, b"half a file").unwrap();
+    assert_eq!(kernel_cache::read(&path), None);
+    // Other options, another file.
+    let other = kernel_cache::file(&dir.path().join("kernels"), "source", &options[..1]);
+    assert_ne!(other, path);
+    // A folder that cannot be made: nothing kept, no error.
+    let blocked = dir.path().join("a-file");
+    std::fs::write(&blocked, b"").unwrap();
+    let inside = kernel_cache::file(&blocked, "source", &options);
+    kernel_cache::keep(&inside, b"\x7fELF");
+    assert_eq!(kernel_cache::read(&inside), None);
+}

@@ -3,7 +3,8 @@
 //! `cudarc` panics when it cannot load a library, and the release build aborts on a panic, so
 //! [`available`] checks for both libraries (`is_culib_present`) before any CUDA call, and every
 //! entry point here goes through it. The kernel is compiled when a count starts, by NVRTC, for
-//! the GPU's own architecture (machine code, no PTX left for the driver to compile).
+//! the GPU's own architecture (machine code, no PTX left for the driver to compile), and kept
+//! on disk for the next count ([`kernel_cache`](super::kernel_cache)).
 
 use std::sync::{Arc, OnceLock};
 
@@ -13,7 +14,7 @@ use cudarc::driver::{
 };
 use cudarc::nvrtc::{Ptx, result as nvrtc, sys as nvrtc_sys};
 
-use super::{Backend, Collected, GpuError};
+use super::{Backend, Collected, GpuError, kernel_cache};
 
 /// The kernel's source, compiled by NVRTC at run time (and by the host compiler for the tests).
 pub const SOURCE: &str = include_str!("kernel.cu");
@@ -63,6 +64,20 @@ fn libraries() -> Result<(), GpuError> {
         return Err(GpuError::NoNvrtc);
     }
     Ok(())
+}
+
+/// The first GPU's context, opened once per process: a count asks first whether the GPU can
+/// hold it and then counts, and every context the driver makes afresh costs a few tenths of a
+/// second.
+///
+/// # Errors
+/// [`GpuError`] if no GPU can count here, or the driver cannot open it.
+pub(super) fn first_gpu() -> Result<Arc<CudaContext>, GpuError> {
+    static CONTEXT: OnceLock<Result<Arc<CudaContext>, GpuError>> = OnceLock::new();
+    available()?;
+    CONTEXT
+        .get_or_init(|| CudaContext::new(0).map_err(driver_error))
+        .clone()
 }
 
 /// The kernel compiled for one architecture, with the compiler's report.
@@ -156,6 +171,18 @@ pub(super) fn compile_source(
     mut options: Vec<String>,
     verbose: bool,
 ) -> Result<Compiled, GpuError> {
+    options.insert(0, format!("--gpu-architecture={arch}"));
+    // Compiled before on this machine: kept (a report is asked of a fresh compile only).
+    let kept = (!verbose)
+        .then(kernel_cache::dir)
+        .flatten()
+        .map(|dir| kernel_cache::file(&dir, source, &options));
+    if let Some(cubin) = kept.as_deref().and_then(kernel_cache::read) {
+        return Ok(Compiled {
+            cubin,
+            log: String::new(),
+        });
+    }
     // Compiling needs NVRTC only, not the driver.
     // SAFETY: this only tries to load the library by name (dlopen); no CUDA call is made.
     if !unsafe { nvrtc_sys::is_culib_present() } {
@@ -163,7 +190,6 @@ pub(super) fn compile_source(
     }
     let source = std::ffi::CString::new(source).expect("the kernel source has no NUL");
     let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
-    options.insert(0, format!("--gpu-architecture={arch}"));
     if verbose {
         options.push("--ptxas-options=-v".into());
     }
@@ -199,7 +225,11 @@ pub(super) fn compile_source(
         });
     // SAFETY: `program` is destroyed once, after its last use.
     let _ = unsafe { nvrtc::destroy_program(program) };
-    Ok(Compiled { cubin: cubin?, log })
+    let cubin = cubin?;
+    if let Some(path) = &kept {
+        kernel_cache::keep(path, &cubin);
+    }
+    Ok(Compiled { cubin, log })
 }
 
 fn compile_error(e: nvrtc::NvrtcError) -> GpuError {
@@ -248,8 +278,7 @@ impl Cuda {
     /// # Errors
     /// [`GpuError`] if no GPU can count here, or the kernel does not compile or load.
     pub fn new(remaining: usize) -> Result<Cuda, GpuError> {
-        available()?;
-        let context = CudaContext::new(0).map_err(driver_error)?;
+        let context = first_gpu()?;
         let (major, minor) = context.compute_capability().map_err(driver_error)?;
         let defines = tuning_defines(
             &std::env::var("NQUEENS_GPU_DEFINES").unwrap_or_default(),

@@ -59,9 +59,8 @@ pub fn device_bytes() -> u64 {
 /// [`GpuError`]: no driver or device, or [`GpuError::Driver`] saying what is free and what is
 /// needed.
 pub fn fits(n: usize) -> Result<(), GpuError> {
-    cuda::available()?;
     let lists = crate::engine::strategy::join::quarter_list_bytes(n).unwrap_or(u64::MAX / 2);
-    let context = CudaContext::new(0).map_err(driver_error)?;
+    let context = cuda::first_gpu()?;
     let (free, _) = context.mem_get_info().map_err(driver_error)?;
     if (free as u64) < lists + device_bytes() {
         return Err(GpuError::Driver(format!(
@@ -150,8 +149,7 @@ impl CudaJoin {
     /// # Errors
     /// [`GpuError`]: no driver, NVRTC or device; a kernel not compiling.
     pub fn new(layout: Layout) -> Result<CudaJoin, GpuError> {
-        cuda::available()?;
-        let context = CudaContext::new(0).map_err(driver_error)?;
+        let context = cuda::first_gpu()?;
         let (major, minor) = context.compute_capability().map_err(driver_error)?;
         let arch = format!("sm_{major}{minor}");
         let load = |compiled: Compiled, name: &str| {

@@ -31,6 +31,7 @@ pub mod cuda;
 pub mod cuda_join;
 pub mod host;
 pub mod join;
+pub mod kernel_cache;
 pub mod make;
 
 use std::collections::{HashMap, VecDeque};
