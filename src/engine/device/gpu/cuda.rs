@@ -4,7 +4,7 @@
 //! [`available`] checks for both libraries (`is_culib_present`) before any CUDA call, and every
 //! entry point here goes through it. The kernel is compiled when a count starts, by NVRTC, for
 //! the GPU's own architecture (machine code, no PTX left for the driver to compile), and kept
-//! on disk for the next count ([`kernel_cache`](super::kernel_cache)).
+//! on disk for the next count ([`super::kernel_cache`]).
 
 use std::sync::{Arc, OnceLock};
 

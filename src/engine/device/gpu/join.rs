@@ -1,33 +1,38 @@
-//! The Join strategy's tasks on a GPU: the host lists each join's halves, the GPU counts the
-//! pairs (`join.cu`).
+//! The Join strategy's tasks on a GPU: the GPU makes each join's halves from the quarter lists
+//! it holds (`make.cu`, [`super::make`]) and counts their pairs (`join.cu`).
 //!
 //! The tasks are the CPU join's numbered list ([`JoinTasks`]), so progress, checkpoints,
-//! shards and `merge` work unchanged. A main task is counted in three steps:
+//! shards and `merge` work unchanged. The quarter lists are copied to the device once; then a
+//! batch of main tasks is:
 //!
-//! 1. **On the host** (the CPU threads, while the GPU counts the batch before): the task's
-//!    joins, each a top and a bottom list of half-board words, listed from the quarter lists as
-//!    the CPU join lists them ([`JoinTasks::for_each_join`](crate::engine::strategy::join::JoinTasks)).
-//!    Each side is sorted into classes, as the CPU join's sieve sorts them: by its *part* (how
-//!    many of the board's two long diagonals a word holds, 0 to 2), then by `k` *cut* bits,
-//!    the busiest of both sides. A word is then packed: the long diagonals' and the cut bits
-//!    taken out (its class holds them), so that at N = 20 to 23 it fits 32 bits.
-//! 2. **Tiles.** As on the CPU ([`twice_sorted`](crate::engine::strategy::join)), a join is two
-//!    terms: the top words of part 0 stored and every bottom word asked, then the bottom words
-//!    of part 0 stored and the top words of parts 1 and 2 asked. A term's stored words are cut
-//!    into tiles of up to [`TILE_WORDS`] words of one bucket (one cut pattern); each tile is
-//!    one block of the kernel, which builds the tile's bit-sliced table in shared memory and
-//!    asks it the query classes whose cut pattern avoids the bucket's (the others clash on a
-//!    cut bit: 3.5 times fewer pair tests at N = 20, `docs/gpu.md`).
-//! 3. **Sums.** The kernel gives each tile's weighted count (64 bits); the host adds a join's
-//!    tiles and weighs them by the join's symmetry family, in 128 bits.
+//! 1. **Planned on the host** ([`Plan`]): a few numbers per join, where its halves' placements
+//!    are in the quarter lists, and bounds for what it makes.
+//! 2. **Made on the device**, a block per join: both halves glued, the words free of the long
+//!    diagonals counted, the cut bits chosen, each side sorted into classes (by its *part*, how
+//!    many of the board's two long diagonals a word holds, 0 to 2, then by `k` *cut* bits)
+//!    and packed (the long diagonals' and the cut bits taken out, so that at N = 18 to 23 a
+//!    word fits 32 bits), and the tiles laid out. As on the CPU
+//!    ([`twice_sorted`](crate::engine::strategy::join)), a join is two terms: the top words of
+//!    part 0 stored and every bottom word asked, then the bottom words of part 0 stored and the
+//!    top words of parts 1 and 2 asked. A term's stored words are cut into tiles of up to
+//!    [`TILE_WORDS`] words of one bucket (one cut pattern), asked only by the query classes
+//!    whose cut pattern avoids the bucket's (the others clash on a cut bit: 3.5 times fewer
+//!    pair tests at N = 20, `docs/gpu.md`).
+//! 3. **Counted on the device**: each tile's bit-sliced table built in shared memory and asked
+//!    its queries, a weighted count per tile (64 bits), a sum per join; the host weighs each
+//!    join by its symmetry family, in 128 bits.
 //!
-//! The tasks after the main ones (the solutions a half or quarter turn leaves unchanged, for
-//! the unique count) are a few milliseconds of search: the CPU counts them meanwhile.
-//! Batches of tasks are sized from the measured rate to take about [`BATCH_SECONDS`], two in
-//! flight, so a stop request is honoured within a second.
+//! Batches are sized from the measured rate to take about [`BATCH_SECONDS`], two in flight, so
+//! a stop request is honoured within a second. The CPU threads beside the GPU count main tasks
+//! from the back of the list meanwhile, and the tasks after the main ones (the solutions a half
+//! or quarter turn leaves unchanged, for the unique count: a few milliseconds of search).
 //!
-//! [`JoinBackend`] is what counts a batch: the GPU ([`super::cuda_join::CudaJoin`]) or the same
-//! kernel compiled for the CPU ([`HostJoin`]), which the tests use.
+//! [`JoinBackend`] is what makes and counts a batch: the GPU ([`super::cuda_join::CudaJoin`])
+//! or the same kernels compiled for the CPU ([`HostJoin`]), which the tests use.
+//!
+//! [`JoinBatch`] and [`Lister`] are the host's own way to the same words and tiles (the CPU
+//! join's listing, sorted and packed here): the tests' oracle for what the device makes, and
+//! how `examples/gpu_join_work` counts the kernel's work.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;

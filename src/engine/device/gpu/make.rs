@@ -4,9 +4,9 @@
 //! device and only a sum per tile slot comes back.
 //!
 //! A [`Plan`] is a batch of main tasks: per join, where its halves' placements are in the quarter
-//! lists ([`JoinKeys`]), where its words go and how many each half may have at most (the pairs of
+//! lists (`JoinKeys`), where its words go and how many each half may have at most (the pairs of
 //! quarter entries it tries, an exact upper bound), and how many tile slots it may fill at most
-//! (see [`Plan::add`]). [`make_on_host`] runs the device's code compiled for the CPU and gives a
+//! (see `Plan::add`). [`make_on_host`] runs the device's code compiled for the CPU and gives a
 //! [`JoinBatch`], which the tests and the host backend count and check like any other.
 
 use super::GpuError;

@@ -1,5 +1,6 @@
 //! Counting on an NVIDIA GPU: the Backtrack strategy's tasks, in batches (this module), or
-//! the Join strategy's ([`join`]: the host lists each join's halves, the GPU counts the pairs).
+//! the Join strategy's ([`join`]: the GPU makes each join's halves from the quarter lists it
+//! holds, [`make`], and counts their pairs).
 //!
 //! For the backtracking kernel, the GPU counts the same numbered tasks as the CPU ([`BacktrackTasks`]), so progress,
 //! checkpoints, shards and `merge` work unchanged, and a shard counted on a GPU merges with
