@@ -39,14 +39,15 @@ pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 
 /// Device memory reserved for two batches in flight beside the quarter lists: each up to
 /// twice [`MAX_BATCH_WORDS`] word places (the batch that passes the limit takes its last task
-/// whole) of 16 bytes, their tables and tiles, with a margin for the modules and the streams.
+/// whole) of 16 bytes (the glued word, the packed word's halves), with a margin for their
+/// tables and tiles, the modules and the streams.
 /// [`CudaJoin::load`] asks this and the quarter lists to be free. A batch larger still (one
 /// task of more than 2^27 word places, past N = 26) fails to allocate: one error line, the
 /// tasks reported before it exact.
 ///
 /// ```
 /// let bytes = nqueens::engine::device::gpu::cuda_join::device_bytes();
-/// assert!(bytes > 4 << 30 && bytes < 6 << 30);
+/// assert!(bytes > 8 << 30 && bytes < 10 << 30);
 /// ```
 pub fn device_bytes() -> u64 {
     2 * 2 * MAX_BATCH_WORDS * 16 + (1 << 30)
@@ -251,12 +252,19 @@ impl JoinBackend for CudaJoin {
         let words = plan.words.max(1) as usize;
         let joins = plan.join_count();
         let slots = plan.slots as usize;
-        let alloc32 = |len: usize| stream.alloc_zeros::<u32>(len.max(1)).map_err(driver_error);
+        // SAFETY (the uninitialised buffers below): the kernels read no place they did not
+        // write first. `nq_make` writes each join's glued words before reading them (up to its
+        // count), the packed words at the places its class table gives, the class table's
+        // `3 << k` starts and end (all `nq_join` reads of it), every tile slot of the join (a
+        // tile, or empty) and the join's status; `nq_join` writes a sum for every slot, and
+        // `nq_sum_joins` one for every join.
+        let alloc32 = |len: usize| unsafe { stream.alloc::<u32>(len.max(1)) }.map_err(driver_error);
         let wide = self.board[4] != 0;
         let plan_slices = [
             stream.clone_htod(&plan.joins).map_err(driver_error)?,
             stream.clone_htod(&self.board).map_err(driver_error)?,
-            stream.alloc_zeros::<u64>(words).map_err(driver_error)?,
+            // SAFETY: as for `alloc32`.
+            unsafe { stream.alloc::<u64>(words) }.map_err(driver_error)?,
         ];
         // A narrow batch never has its high halves written or read: it gets one word.
         let made = [
@@ -266,12 +274,10 @@ impl JoinBackend for CudaJoin {
             alloc32(TILE_RECORD * slots)?,
         ];
         let status = alloc32(STATUS_WORDS * joins)?;
-        let sums = stream
-            .alloc_zeros::<u64>(slots.max(1))
-            .map_err(driver_error)?;
-        let join_sums = stream
-            .alloc_zeros::<u64>(joins.max(1))
-            .map_err(driver_error)?;
+        // SAFETY: as for `alloc32`.
+        let sums = unsafe { stream.alloc::<u64>(slots.max(1)) }.map_err(driver_error)?;
+        // SAFETY: as for `alloc32`.
+        let join_sums = unsafe { stream.alloc::<u64>(joins.max(1)) }.map_err(driver_error)?;
         let start = stream
             .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(driver_error)?;

@@ -42,8 +42,10 @@ pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 const BUCKET_WORDS: u64 = 512;
 
 /// Word places (the halves' bounds) at which a batch stops taking tasks: with 16 bytes a place
-/// on the device (the glued word, and its packed halves), 1 GiB.
-pub const MAX_BATCH_WORDS: u64 = 1 << 26;
+/// on the device (the glued word, and its packed halves), 2 GiB. A place is a pair of quarter
+/// entries tried, of which a third (even N) or a sixth (odd N) are words: a batch holds 20 to
+/// 45 million words, a few milliseconds of the GPU's time.
+pub const MAX_BATCH_WORDS: u64 = 1 << 27;
 
 /// What the device needs of the board: the word's bits, the long diagonals' bits, the bits
 /// of a family, the fewest cut bits, and whether packed words have a high half.
