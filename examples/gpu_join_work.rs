@@ -84,7 +84,7 @@ fn main() {
         rayon::current_num_threads(),
     );
     println!(
-        "made on the device, {} tasks: scaled to all: {:.3e} joins, {:.3e} entry pairs glued, {:.3e} words made ({:.2} pairs a word), {:.3e} tile slots, {:.3e} used; planned at {:.3e} tasks a second on one thread",
+        "made on the device, {} tasks: scaled to all: {:.3e} joins, {:.3e} entry pairs glued, {:.3e} words made ({:.2} pairs a word), {:.3e} tile slots, {:.3e} used; planned at {:.3e} tasks a second on one thread (these tasks apart, so from cold caches)",
         made_sample.len(),
         joins as f64 * made_scale,
         places as f64 * made_scale,
