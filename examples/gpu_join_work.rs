@@ -2,8 +2,8 @@
 //! `STEP`-th main task, the words listed, the tiles, the pair tests the kernel makes (whole
 //! groups of 32 stored words times the queries asked) and the bytes the words take, scaled to
 //! every main task; then, for every eighth of those tasks, what making the words on the device
-//! costs: the pairs of quarter entries glued (the plan's word places), the words made, the tile
-//! slots planned and used; and how fast one thread of this machine plans tasks.
+//! costs: the pairs of quarter entries glued (each task's top half once, each join's bottom
+//! half), the words made, the tile slots planned and used; and how fast one thread of this machine plans tasks.
 //! `docs/gpu.md`'s prediction is made from these figures:
 //!
 //! ```text
@@ -60,7 +60,13 @@ fn main() {
         let started = Instant::now();
         plan.add_task(&tasks, &layout, index, &stop);
         planning += started.elapsed().as_secs_f64();
-        (places, slots) = (places + plan.words, slots + plan.slots);
+        // Glued: each task's top half once, each join's bottom half.
+        let bottoms: u64 = plan
+            .joins
+            .chunks(make::JOIN_WORDS)
+            .map(|j| j[make::field::CAP + 1])
+            .sum();
+        (places, slots) = (places + plan.top_places + bottoms, slots + plan.slots);
         joins += plan.join_count() as u64;
         for j in 0..plan.join_count() {
             let one = make::make_on_host(&quarters, &board, &plan.one_join(j)).expect("made");

@@ -55,6 +55,13 @@ fn main() {
         );
     }
     failed |= report(
+        "nq_glue_tops",
+        &arch,
+        cuda_join::compile_make(&arch, true),
+        None,
+        (255, make::BLOCK, 1),
+    );
+    failed |= report(
         "nq_make",
         &arch,
         cuda_join::compile_make(&arch, true),

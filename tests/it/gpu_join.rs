@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use nqueens::engine::device::gpu::join::{
     self, HostJoin, JoinBackend, JoinBatch, Layout, TILE_WORDS, count_batch, shape,
 };
-use nqueens::engine::device::gpu::make::{self, Plan, QuarterCopy, TABLE};
+use nqueens::engine::device::gpu::make::{self, Plan, QuarterCopy, TABLE, field};
 use nqueens::engine::device::gpu::{Collected, Report};
 use nqueens::engine::device::{GpuError, RunError};
 use nqueens::engine::strategy::join::{JoinTasks, QuarterTables};
@@ -479,18 +479,30 @@ fn a_plan_whose_bounds_are_too_small_is_refused_not_overrun() {
     assert!(make::make_on_host(&quarters, &board, &one).is_ok());
     // Fewer word places for the bottom half than it has words.
     let mut short = one.clone();
-    short.joins[9] /= 3;
-    short.words = short.joins[8] + short.joins[9];
+    short.joins[field::CAP + 1] /= 3;
+    short.words = short.joins[field::CAP] + short.joins[field::CAP + 1];
     let err = make::make_on_host(&quarters, &board, &short).unwrap_err();
     assert!(err.to_string().contains("more words than planned"), "{err}");
     // Fewer tile slots than its tiles.
     let mut few = one.clone();
-    few.joins[11] = 1;
+    few.joins[field::SLOTS] = 1;
     few.slots = 1;
     let err = make::make_on_host(&quarters, &board, &few).unwrap_err();
     assert!(err.to_string().contains("more tiles than planned"), "{err}");
-    // Keys outside the quarter lists.
-    let mut outside = one;
-    outside.joins[0] = u64::from(u32::MAX);
+    // Fewer top entries than the task's top half has.
+    let mut top = one.clone();
+    top.tops[4] /= 3;
+    top.top_places = top.tops[4];
+    let err = make::make_on_host(&quarters, &board, &top).unwrap_err();
+    assert!(err.to_string().contains("more words than planned"), "{err}");
+    // Keys outside the quarter lists, a top half outside the plan.
+    let mut outside = one.clone();
+    outside.joins[field::BOTTOM] = u64::from(u32::MAX);
     assert!(make::make_on_host(&quarters, &board, &outside).is_err());
+    let mut outside = one.clone();
+    outside.tops[0] = u64::from(u32::MAX);
+    assert!(make::make_on_host(&quarters, &board, &outside).is_err());
+    let mut no_top = one;
+    no_top.joins[field::TOP] = 1;
+    assert!(make::make_on_host(&quarters, &board, &no_top).is_err());
 }

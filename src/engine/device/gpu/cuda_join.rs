@@ -121,6 +121,8 @@ struct InFlight {
     // Kept until the kernels are done with them: the plan and the board, the glued words,
     // the packed words (low and high halves), the class tables and the tiles.
     _plan: [CudaSlice<u64>; 3],
+    _tops: [CudaSlice<u64>; 2],
+    _top_counts: CudaSlice<u32>,
     _made: [CudaSlice<u32>; 4],
     events: (CudaEvent, CudaEvent),
 }
@@ -134,6 +136,7 @@ struct Quarters {
 pub struct CudaJoin {
     context: Arc<CudaContext>,
     streams: [Arc<CudaStream>; 2],
+    glue_tops: CudaFunction,
     make: CudaFunction,
     join: CudaFunction,
     sum: CudaFunction,
@@ -167,6 +170,9 @@ impl CudaJoin {
             .load_module(Ptx::from_binary(compile_make(&arch, false)?.cubin))
             .map_err(driver_error)?;
         let make = make_module.load_function("nq_make").map_err(driver_error)?;
+        let glue_tops = make_module
+            .load_function("nq_glue_tops")
+            .map_err(driver_error)?;
         let sum = make_module
             .load_function("nq_sum_joins")
             .map_err(driver_error)?;
@@ -187,6 +193,7 @@ impl CudaJoin {
         Ok(CudaJoin {
             context,
             streams,
+            glue_tops,
             make,
             join: function,
             sum,
@@ -274,6 +281,13 @@ impl JoinBackend for CudaJoin {
             alloc32(TILE_RECORD * slots)?,
         ];
         let status = alloc32(STATUS_WORDS * joins)?;
+        let top_count = plan.top_count();
+        let tops = stream.clone_htod(&plan.tops).map_err(driver_error)?;
+        // SAFETY: as for `alloc32`: `nq_glue_tops` writes each top's entries (up to its count)
+        // and its count before `nq_make` reads them.
+        let top_staging = unsafe { stream.alloc::<u64>((plan.top_places as usize).max(1)) }
+            .map_err(driver_error)?;
+        let top_counts = alloc32(top_count)?;
         // SAFETY: as for `alloc32`.
         let sums = unsafe { stream.alloc::<u64>(slots.max(1)) }.map_err(driver_error)?;
         // SAFETY: as for `alloc32`.
@@ -281,11 +295,30 @@ impl JoinBackend for CudaJoin {
         let start = stream
             .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(driver_error)?;
+        if top_count > 0 {
+            let mut launch = stream.launch_builder(&self.glue_tops);
+            for list in &quarters.slices {
+                launch.arg(list);
+            }
+            launch.arg(&tops).arg(&top_staging).arg(&top_counts);
+            let config = LaunchConfig {
+                grid_dim: (top_count as u32, 1, 1),
+                block_dim: (make::BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: the arguments match `nq_glue_tops`'s parameters in order and type: the
+            // quarter lists (entries and 64-bit starts, left then right, as the plan's keys
+            // were taken from), the plan's tops (one block each: `top_count` of them), a place
+            // for each top's bound of entries (`Plan::add_task` gives each top the next ones;
+            // the glue writes no more than its bound) and a count per top.
+            unsafe { launch.launch(config) }.map_err(driver_error)?;
+        }
         if joins > 0 {
             let mut launch = stream.launch_builder(&self.make);
             for list in &quarters.slices {
                 launch.arg(list);
             }
+            launch.arg(&tops).arg(&top_staging).arg(&top_counts);
             for input in &plan_slices {
                 launch.arg(input);
             }
@@ -300,8 +333,9 @@ impl JoinBackend for CudaJoin {
             };
             // SAFETY: the arguments match `nq_make`'s parameters in order and type: the
             // quarter lists (entries and 64-bit starts, left then right, as the plan's keys
-            // were taken from), the plan's join records (one block each: `joins` of them) and
-            // the board, then a place per planned word for the glued words and for the packed
+            // were taken from), the tops with their entries and counts just glued (each join's
+            // top one of them, `plan.check`; it reads at most its count or bound), the plan's
+            // join records (one block each: `joins` of them) and the board, then a place per planned word for the glued words and for the packed
             // words' low and high halves (high only written for wide words, which get as many),
             // two class tables per join, a tile record per slot and a status per join. The plan's
             // bounds are exact upper bounds of what a join makes and the kernel writes no more
@@ -354,6 +388,8 @@ impl JoinBackend for CudaJoin {
             sums: join_sums,
             status,
             _plan: plan_slices,
+            _tops: [tops, top_staging],
+            _top_counts: top_counts,
             _made: made,
             events: (start, end),
         }));

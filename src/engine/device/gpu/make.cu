@@ -95,7 +95,22 @@ static inline nq_u32 nqm_claim(nq_u32 *counter, bool ok, nq_u32 lane) {
 #define NQM_TABLE (NQM_CLASSES + 1)
 #define NQM_BUCKET_WORDS 512
 #define NQM_SAMPLE 32
-#define NQM_JOIN_WORDS 12
+// A join's record: its task's top half (a `tops` record), its bottom half's keys (three
+// numbers), the middle queen's bits, where its words start, each half's bound, where its tile
+// slots start and how many.
+#define NQM_J_TOP 0
+#define NQM_J_BOTTOM 1
+#define NQM_J_BLOCKED 4
+#define NQM_J_AT 5
+#define NQM_J_CAP 6
+#define NQM_J_TILES_AT 8
+#define NQM_J_SLOTS 9
+#define NQM_JOIN_WORDS 10
+// A task's top half: its keys (the first row set's left key, its right key, the row sets),
+// where its entries go in `top_staging` and how many it may have.
+#define NQM_T_AT 3
+#define NQM_T_CAP 4
+#define NQM_TOP_WORDS 5
 #define NQM_STATUS_WORDS 8
 
 // The board: word mask, long diagonals' bits, bits per family, fewest cut bits, wide words.
@@ -104,6 +119,8 @@ static inline nq_u32 nqm_claim(nq_u32 *counter, bool ok, nq_u32 lane) {
 // What a launch reads and writes.
 struct nqm_args {
     const nq_u64 *left, *left_start, *right, *right_start;
+    const nq_u64 *tops, *top_staging;
+    const nq_u32 *top_counts;
     const nq_u64 *joins, *board;
     nq_u64 *staging;
     nq_u32 *low, *high, *starts, *tiles, *status;
@@ -129,8 +146,10 @@ NQM_FN const nq_u64 *nqm_join(const nqm_args *a, nq_u32 join) {
 }
 
 // Where side `side`'s words start in the batch, and how many it may have.
-NQM_FN nq_u64 nqm_at(const nq_u64 *j, nq_u32 side) { return j[7] + (side ? j[8] : 0); }
-NQM_FN nq_u64 nqm_cap(const nq_u64 *j, nq_u32 side) { return j[8 + side]; }
+NQM_FN nq_u64 nqm_at(const nq_u64 *j, nq_u32 side) {
+    return j[NQM_J_AT] + (side ? j[NQM_J_CAP] : 0);
+}
+NQM_FN nq_u64 nqm_cap(const nq_u64 *j, nq_u32 side) { return j[NQM_J_CAP + side]; }
 
 // Side `side`'s class table in `starts`.
 NQM_FN nq_u64 nqm_table(nq_u32 join, nq_u32 side) { return ((nq_u64)join * 2 + side) * NQM_TABLE; }
@@ -147,50 +166,70 @@ NQM_FN void nqm_clear(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
     }
 }
 
-// Phase 1: both halves glued into `staging`.
-NQM_FN void nqm_glue(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
-    const nq_u64 *j = nqm_join(a, join);
-    const nq_u64 word_mask = a->board[0];
-    const nq_u32 width = (nq_u32)a->board[2];
-    const nq_u64 family = (1ull << width) - 1, blocked = j[6];
+// The placements of a half whose keys are `keys` (the first row set's left key, its right
+// key, the row sets), glued into `out` (at most `cap`), their number counted in `*count`: every
+// pair of entries that share no diagonal and miss `blocked`, their OR masked by `mask`, its two
+// families swapped if `turn` (a family's bits) is not 0. A warp per row set, its lanes over the
+// row set's pairs, a place for the words a warp finds taken with one atomic add.
+NQM_FN void nqm_glue_half(const nqm_args *a, const nq_u64 *keys, nq_u64 blocked, nq_u64 mask,
+                          nq_u32 turn, nq_u64 *out, nq_u64 cap, nq_u32 *count, nq_u32 t) {
+    const nq_u64 family = turn ? (1ull << turn) - 1 : 0;
     const nq_u32 warp = t / 32, lane = t % 32;
-    for (nq_u32 side = 0; side < 2; side++) {
-        const nq_u64 left_first = j[3 * side], right_last = j[3 * side + 1], sets = j[3 * side + 2];
-        const nq_u64 at = nqm_at(j, side), cap = nqm_cap(j, side);
-        for (nq_u64 i = warp; i < sets; i += NQM_WARPS) {
-            const nq_u64 ls = a->left_start[left_first + i];
-            const nq_u64 rs = a->right_start[right_last - i];
-            // A key's entries are far fewer than 2^32 (the most at N = 26 are thousands).
-            const nq_u32 nl = (nq_u32)(a->left_start[left_first + i + 1] - ls);
-            const nq_u32 nr = (nq_u32)(a->right_start[right_last - i + 1] - rs);
-            const nq_u64 pairs = (nq_u64)nl * nr;
-            if (pairs == 0) continue;
-            const nq_u64 *lefts = a->left + ls, *rights = a->right + rs;
-            // Pair `p` is left entry `p / nr` and right entry `p % nr`; a lane steps by 32
-            // pairs, its two indices carried along without a division per pair. Every lane of
-            // the warp takes as many steps (the row set is the warp's), for `nqm_claim`.
-            nq_u32 li = lane / nr, ri = lane % nr;
-            const nq_u32 step_l = 32 / nr, step_r = 32 % nr;
-            for (nq_u64 first = 0; first < pairs; first += 32) {
-                nq_u64 w = 0;
-                bool ok = false;
-                if (first + lane < pairs) {
-                    const nq_u64 l = lefts[li], r = rights[ri];
-                    ok = (l & r) == 0 && ((l | r) & blocked) == 0;
-                    w = (l | r) & word_mask;
-                    if (side) w = w >> width | (w & family) << width;
-                }
-                const nq_u32 pos = nqm_claim(&s->count[side], ok, lane);
-                if (ok && pos < cap) a->staging[at + pos] = w;
-                li += step_l;
-                ri += step_r;
-                if (ri >= nr) {
-                    ri -= nr;
-                    li++;
-                }
+    const nq_u64 left_first = keys[0], right_last = keys[1], sets = keys[2];
+    for (nq_u64 i = warp; i < sets; i += NQM_WARPS) {
+        const nq_u64 ls = a->left_start[left_first + i];
+        const nq_u64 rs = a->right_start[right_last - i];
+        // A key's entries are far fewer than 2^32 (the most at N = 26 are thousands).
+        const nq_u32 nl = (nq_u32)(a->left_start[left_first + i + 1] - ls);
+        const nq_u32 nr = (nq_u32)(a->right_start[right_last - i + 1] - rs);
+        const nq_u64 pairs = (nq_u64)nl * nr;
+        if (pairs == 0) continue;
+        const nq_u64 *lefts = a->left + ls, *rights = a->right + rs;
+        // Pair `p` is left entry `p / nr` and right entry `p % nr`; a lane steps by 32 pairs,
+        // its two indices carried along without a division per pair. Every lane of the warp
+        // takes as many steps (the row set is the warp's), for `nqm_claim`.
+        nq_u32 li = lane / nr, ri = lane % nr;
+        const nq_u32 step_l = 32 / nr, step_r = 32 % nr;
+        for (nq_u64 first = 0; first < pairs; first += 32) {
+            nq_u64 w = 0;
+            bool ok = false;
+            if (first + lane < pairs) {
+                const nq_u64 l = lefts[li], r = rights[ri];
+                ok = (l & r) == 0 && ((l | r) & blocked) == 0;
+                w = (l | r) & mask;
+                if (turn) w = w >> turn | (w & family) << turn;
+            }
+            const nq_u32 pos = nqm_claim(count, ok, lane);
+            if (ok && pos < cap) out[pos] = w;
+            li += step_l;
+            ri += step_r;
+            if (ri >= nr) {
+                ri -= nr;
+                li++;
             }
         }
     }
+}
+
+// Phase 1: the join's top half from its task's top entries (those that leave the middle queen
+// free, trimmed to the word), its bottom half glued; both into `staging`.
+NQM_FN void nqm_glue(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
+    const nq_u64 *j = nqm_join(a, join);
+    const nq_u64 word_mask = a->board[0], blocked = j[NQM_J_BLOCKED];
+    const nq_u64 *top = a->tops + j[NQM_J_TOP] * NQM_TOP_WORDS;
+    const nq_u64 *entries = a->top_staging + top[NQM_T_AT];
+    const nq_u32 listed = nqm_min(a->top_counts[j[NQM_J_TOP]], (nq_u32)top[NQM_T_CAP]);
+    const nq_u64 at = nqm_at(j, 0), cap = nqm_cap(j, 0);
+    // Every thread takes as many steps, for `nqm_claim`.
+    for (nq_u32 first = 0; first < listed; first += NQM_BLOCK) {
+        const nq_u32 i = first + t;
+        const nq_u64 e = i < listed ? entries[i] : 0;
+        const bool ok = i < listed && (e & blocked) == 0;
+        const nq_u32 pos = nqm_claim(&s->count[0], ok, t % 32);
+        if (ok && pos < cap) a->staging[at + pos] = e & word_mask;
+    }
+    nqm_glue_half(a, j + NQM_J_BOTTOM, blocked, word_mask, (nq_u32)a->board[2],
+                  a->staging + nqm_at(j, 1), nqm_cap(j, 1), &s->count[1], t);
 }
 
 // Phase 2a: the words free of the long diagonals counted, a thread's share at a time.
@@ -225,7 +264,11 @@ NQM_FN void nqm_sample(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) 
 // Phase 2c (one thread): `k` and the cut bits.
 NQM_FN void nqm_choose(const nqm_args *a, nqm_shared *s, nq_u32 join) {
     const nq_u64 *j = nqm_join(a, join);
-    if (s->count[0] > nqm_cap(j, 0) || s->count[1] > nqm_cap(j, 1)) s->error = 1;
+    const nq_u64 top = j[NQM_J_TOP];
+    if (s->count[0] > nqm_cap(j, 0) || s->count[1] > nqm_cap(j, 1) ||
+        a->top_counts[top] > a->tops[top * NQM_TOP_WORDS + NQM_T_CAP]) {
+        s->error = 1;
+    }
     const nq_u64 long_bits = a->board[1], candidates = a->board[0] & ~long_bits;
     const nq_u32 min_cut = (nq_u32)a->board[3];
     nq_u32 most = s->free_words[0] > s->free_words[1] ? s->free_words[0] : s->free_words[1];
@@ -368,7 +411,7 @@ NQM_FN void nqm_slots(const nqm_args *a, nqm_shared *s, nq_u32 join) {
         s->tiles[x] = run;
         run += n;
     }
-    if (run > nqm_join(a, join)[11]) {
+    if (run > nqm_join(a, join)[NQM_J_SLOTS]) {
         s->error = 2;
         run = 0;
     }
@@ -378,7 +421,7 @@ NQM_FN void nqm_slots(const nqm_args *a, nqm_shared *s, nq_u32 join) {
 // Phase 4c: the tile records, and the slots left over empty.
 NQM_FN void nqm_write_tiles(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t) {
     const nq_u64 *j = nqm_join(a, join);
-    nq_u32 *tiles = a->tiles + j[10] * 4;
+    nq_u32 *tiles = a->tiles + j[NQM_J_TILES_AT] * 4;
     const nq_u32 k = s->k, all = (1u << k) - 1, xs = 2u << k;
     for (nq_u32 x = t; x < xs && !s->error; x += NQM_BLOCK) {
         nq_u32 stored, queries, from;
@@ -396,7 +439,7 @@ NQM_FN void nqm_write_tiles(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u3
             tile[3] = shape;
         }
     }
-    for (nq_u64 slot = s->tiles_used + t; slot < j[11]; slot += NQM_BLOCK) {
+    for (nq_u64 slot = s->tiles_used + t; slot < j[NQM_J_SLOTS]; slot += NQM_BLOCK) {
         for (int w = 0; w < 4; w++) tiles[slot * 4 + w] = 0;
     }
     if (t == 0) {
@@ -416,7 +459,9 @@ NQM_FN void nqm_write_tiles(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u3
 NQM_FN void nqm_sum_join(const nq_u64 *joins, const nq_u64 *sums, nq_u32 join, nq_u64 *out) {
     const nq_u64 *j = joins + (nq_u64)join * NQM_JOIN_WORDS;
     nq_u64 sum = 0;
-    for (nq_u64 slot = j[10]; slot < j[10] + j[11]; slot++) sum += sums[slot];
+    for (nq_u64 slot = j[NQM_J_TILES_AT]; slot < j[NQM_J_TILES_AT] + j[NQM_J_SLOTS]; slot++) {
+        sum += sums[slot];
+    }
     out[join] = sum;
 }
 
@@ -430,20 +475,45 @@ extern "C" __global__ void nq_sum_joins(const nq_u64 *__restrict__ joins,
     if (join < n_joins) nqm_sum_join(joins, sums, join, out);
 }
 
+// Each block glues one task's top half (`tops`, NQM_TOP_WORDS numbers each) into
+// `top_staging`, whole entries (the bits above the word say which middle columns a placement
+// attacks), their number to `top_counts`: the task's joins each take the entries that leave
+// their middle queen free.
+extern "C" __global__ void __launch_bounds__(NQM_BLOCK)
+    nq_glue_tops(const nq_u64 *__restrict__ left, const nq_u64 *__restrict__ left_start,
+                 const nq_u64 *__restrict__ right, const nq_u64 *__restrict__ right_start,
+                 const nq_u64 *__restrict__ tops, nq_u64 *__restrict__ top_staging,
+                 nq_u32 *__restrict__ top_counts) {
+    __shared__ nq_u32 count;
+    const nqm_args a = {left, left_start, right, right_start, tops, top_staging, top_counts,
+                        0, 0, 0, 0, 0, 0, 0, 0};
+    const nq_u64 *top = tops + (nq_u64)blockIdx.x * NQM_TOP_WORDS;
+    if (threadIdx.x == 0) count = 0;
+    __syncthreads();
+    nqm_glue_half(&a, top, 0, ~0ull, 0, top_staging + top[NQM_T_AT], top[NQM_T_CAP], &count,
+                  threadIdx.x);
+    __syncthreads();
+    if (threadIdx.x == 0) top_counts[blockIdx.x] = count;
+}
+
 #define NQM_PHASE(call) \
     call;               \
     __syncthreads()
 
-// Each block makes one join: `joins` holds NQM_JOIN_WORDS numbers per join.
+// Each block makes one join: `joins` holds NQM_JOIN_WORDS numbers per join; its task's top
+// entries are in `top_staging` (`nq_glue_tops`, before).
 extern "C" __global__ void __launch_bounds__(NQM_BLOCK, NQM_MIN_BLOCKS)
     nq_make(const nq_u64 *__restrict__ left, const nq_u64 *__restrict__ left_start,
             const nq_u64 *__restrict__ right, const nq_u64 *__restrict__ right_start,
-            const nq_u64 *__restrict__ joins, const nq_u64 *__restrict__ board,
-            nq_u64 *__restrict__ staging, nq_u32 *__restrict__ low, nq_u32 *__restrict__ high,
-            nq_u32 *__restrict__ starts, nq_u32 *__restrict__ tiles, nq_u32 *__restrict__ status) {
+            const nq_u64 *__restrict__ tops, const nq_u64 *__restrict__ top_staging,
+            const nq_u32 *__restrict__ top_counts, const nq_u64 *__restrict__ joins,
+            const nq_u64 *__restrict__ board, nq_u64 *__restrict__ staging,
+            nq_u32 *__restrict__ low, nq_u32 *__restrict__ high, nq_u32 *__restrict__ starts,
+            nq_u32 *__restrict__ tiles, nq_u32 *__restrict__ status) {
     __shared__ nqm_shared s;
-    const nqm_args a = {left, left_start, right, right_start, joins, board,
-                        staging, low, high, starts, tiles, status};
+    const nqm_args a = {left,  left_start, right, right_start, tops,  top_staging, top_counts,
+                        joins, board,      staging, low,       high, starts,      tiles,
+                        status};
     const nq_u32 join = blockIdx.x, t = threadIdx.x;
     NQM_PHASE(nqm_clear(&a, &s, join, t));
     NQM_PHASE(nqm_glue(&a, &s, join, t));
@@ -460,15 +530,37 @@ extern "C" __global__ void __launch_bounds__(NQM_BLOCK, NQM_MIN_BLOCKS)
 
 #else
 
-// The host's copy of a launch over joins `first .. first + count`: each block's phases in
-// turn, every thread of a phase before the next phase, as the barriers order them.
+// The host's copy of `nq_glue_tops` over tops `first .. first + count`: each block's threads
+// one after the other.
+extern "C" void nq_glue_tops_host(const nq_u64 *left, const nq_u64 *left_start,
+                                  const nq_u64 *right, const nq_u64 *right_start,
+                                  const nq_u64 *tops, nq_u64 *top_staging, nq_u32 *top_counts,
+                                  nq_u32 first, nq_u32 count) {
+    const nqm_args a = {left, left_start, right, right_start, tops, top_staging, top_counts,
+                        0, 0, 0, 0, 0, 0, 0, 0};
+    for (nq_u32 task = first; task < first + count; task++) {
+        const nq_u64 *top = tops + (nq_u64)task * NQM_TOP_WORDS;
+        nq_u32 glued = 0;
+        for (nq_u32 t = 0; t < NQM_BLOCK; t++) {
+            nqm_glue_half(&a, top, 0, ~0ull, 0, top_staging + top[NQM_T_AT], top[NQM_T_CAP],
+                          &glued, t);
+        }
+        top_counts[task] = glued;
+    }
+}
+
+// The host's copy of a launch of `nq_make` over joins `first .. first + count`: each block's
+// phases in turn, every thread of a phase before the next phase, as the barriers order them.
 extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const nq_u64 *right,
-                             const nq_u64 *right_start, const nq_u64 *joins, const nq_u64 *board,
-                             nq_u64 *staging, nq_u32 *low, nq_u32 *high, nq_u32 *starts,
-                             nq_u32 *tiles, nq_u32 *status, nq_u32 first, nq_u32 count) {
+                             const nq_u64 *right_start, const nq_u64 *tops,
+                             const nq_u64 *top_staging, const nq_u32 *top_counts,
+                             const nq_u64 *joins, const nq_u64 *board, nq_u64 *staging,
+                             nq_u32 *low, nq_u32 *high, nq_u32 *starts, nq_u32 *tiles,
+                             nq_u32 *status, nq_u32 first, nq_u32 count) {
     static_assert(sizeof(nqm_shared) < 16384, "the shared state fits a block's shared memory");
-    const nqm_args a = {left, left_start, right, right_start, joins, board,
-                        staging, low, high, starts, tiles, status};
+    const nqm_args a = {left,  left_start, right, right_start, tops,  top_staging, top_counts,
+                        joins, board,      staging, low,       high, starts,      tiles,
+                        status};
     nqm_shared s = nqm_shared();
     for (nq_u32 join = first; join < first + count; join++) {
         for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_clear(&a, &s, join, t);
@@ -484,7 +576,6 @@ extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const
         for (nq_u32 t = 0; t < NQM_BLOCK; t++) nqm_write_tiles(&a, &s, join, t);
     }
 }
-
 
 // The host's copy of `nq_sum_joins`.
 extern "C" void nq_sum_joins_host(const nq_u64 *joins, const nq_u64 *sums, nq_u32 n_joins,

@@ -13,10 +13,30 @@ use super::GpuError;
 use super::join::{JoinBatch, Layout, MAX_CUT, PARTS, TILE_RECORD, TILE_WORDS};
 use crate::engine::strategy::join::{JoinKeys, JoinTasks, QuarterTables};
 
-/// Numbers per join in a plan (`NQM_JOIN_WORDS`): per half its first left key, its first
-/// right key and its row sets; the middle queen's bits; where the join's words start, each
-/// half's bound; where its tile slots start, and how many.
-pub const JOIN_WORDS: usize = 12;
+/// Where each number of a join's record is (`NQM_J_*`).
+pub mod field {
+    /// The join's task's top half: its record in [`Plan::tops`](super::Plan::tops).
+    pub const TOP: usize = 0;
+    /// The bottom half's keys: the first row set's left key, its right key, the row sets.
+    pub const BOTTOM: usize = 1;
+    /// The bits of an entry that attack the middle queen.
+    pub const BLOCKED: usize = 4;
+    /// Where the join's words start (the top's, then the bottom's after the top's bound).
+    pub const AT: usize = 5;
+    /// The top half's bound of words, then the bottom's.
+    pub const CAP: usize = 6;
+    /// Where the join's tile slots start.
+    pub const TILES_AT: usize = 8;
+    /// How many tile slots the join has.
+    pub const SLOTS: usize = 9;
+}
+
+/// Numbers per join in a plan (`NQM_JOIN_WORDS`, laid out as [`field`] says).
+pub const JOIN_WORDS: usize = 10;
+
+/// Numbers per task's top half in a plan (`NQM_TOP_WORDS`): its three keys, where its entries
+/// start in the batch's top entries, and how many it may have (its pairs tried).
+pub const TOP_WORDS: usize = 5;
 
 /// Words per join in the status the device writes back (`NQM_STATUS_WORDS`): the two halves'
 /// words, `k`, the cut bits (low, high), the tiles used, an error (0: none).
@@ -65,11 +85,15 @@ pub fn board(tasks: &JoinTasks, layout: &Layout) -> [u64; BOARD_WORDS] {
 pub struct Plan {
     /// The task indices.
     pub tasks: Vec<usize>,
+    /// [`TOP_WORDS`] numbers per task: its top half, glued once for all its joins.
+    pub tops: Vec<u64>,
+    /// Top entries' places: the sum of the tops' bounds.
+    pub top_places: u64,
     /// [`JOIN_WORDS`] numbers per join.
     pub joins: Vec<u64>,
     /// Per join: the position of its task in `tasks`, and its symmetry family's weight.
     pub owner: Vec<(u32, u64)>,
-    /// Word places: the sum of the halves' bounds.
+    /// Word places: the sum of the joins' halves' bounds.
     pub words: u64,
     /// Tile slots.
     pub slots: u64,
@@ -80,6 +104,12 @@ impl Plan {
     #[must_use]
     pub fn join_count(&self) -> usize {
         self.owner.len()
+    }
+
+    /// The number of top halves.
+    #[must_use]
+    pub fn top_count(&self) -> usize {
+        self.tops.len() / TOP_WORDS
     }
 
     /// Appends the joins of main task `index` of `tasks`; `false` if `stop` was set first (the
@@ -93,48 +123,72 @@ impl Plan {
     ) -> bool {
         let task = self.tasks.len() as u32;
         self.tasks.push(index);
-        tasks.for_each_join_keys(index, stop, &mut |keys| self.add(layout, task, keys))
+        let mut top = None;
+        tasks.for_each_join_keys(index, stop, &mut |keys| {
+            // The task's joins share its top half: glued once, its first join records it.
+            let at = *top.get_or_insert_with(|| {
+                let at = self.top_count() as u64;
+                let t = keys.top;
+                self.tops.extend_from_slice(&[
+                    t.left_first,
+                    t.right_last,
+                    t.row_sets,
+                    self.top_places,
+                    t.tried,
+                ]);
+                self.top_places += t.tried;
+                at
+            });
+            self.add(layout, task, at, keys);
+        })
     }
 
-    /// Appends one join. Its tile slots: a term's tiles are at most its stored words over
-    /// [`TILE_WORDS`] plus one per bucket (the last, partly filled tile of each), and `k` is
-    /// at most what the device would choose if every word tried were free of the long
-    /// diagonals.
-    fn add(&mut self, layout: &Layout, task: u32, keys: JoinKeys) {
-        let (top, bottom) = (keys.top.tried, keys.bottom.tried);
-        let most = (top.max(bottom) / BUCKET_WORDS).max(1).ilog2() as usize;
+    /// Appends one join, whose task's top half is record `top`. Its tile slots: a term's tiles
+    /// are at most its stored words over [`TILE_WORDS`] plus one per bucket (the last, partly
+    /// filled tile of each), and `k` is at most what the device would choose if every word
+    /// tried were free of the long diagonals.
+    fn add(&mut self, layout: &Layout, task: u32, top: u64, keys: JoinKeys) {
+        let (top_cap, bottom_cap) = (keys.top.tried, keys.bottom.tried);
+        let most = (top_cap.max(bottom_cap) / BUCKET_WORDS).max(1).ilog2() as usize;
         let k = most.clamp(layout.min_cut, MAX_CUT);
-        let slots = top / TILE_WORDS as u64 + bottom / TILE_WORDS as u64 + (2 << k);
+        let slots = top_cap / TILE_WORDS as u64 + bottom_cap / TILE_WORDS as u64 + (2 << k);
         self.joins.extend_from_slice(&[
-            keys.top.left_first,
-            keys.top.right_last,
-            keys.top.row_sets,
+            top,
             keys.bottom.left_first,
             keys.bottom.right_last,
             keys.bottom.row_sets,
             keys.blocked,
             self.words,
-            top,
-            bottom,
+            top_cap,
+            bottom_cap,
             self.slots,
             slots,
         ]);
         self.owner.push((task, keys.weight));
-        self.words += top + bottom;
+        self.words += top_cap + bottom_cap;
         self.slots += slots;
     }
 
-    /// Join `j` alone, as a plan of its own (its task's index, its weight, its words and tile
-    /// slots from 0): the host makes a plan's joins on many threads this way.
+    /// Join `j` alone, as a plan of its own (its task's index and top half, its weight, its
+    /// words and tile slots from 0): the host makes a plan's joins on many threads this way.
     #[must_use]
     pub fn one_join(&self, j: usize) -> Plan {
         let mut record = self.joins[j * JOIN_WORDS..(j + 1) * JOIN_WORDS].to_vec();
+        let top = record[field::TOP] as usize;
+        let mut tops = self.tops[top * TOP_WORDS..(top + 1) * TOP_WORDS].to_vec();
+        tops[3] = 0;
         let (task, weight) = self.owner[j];
-        (record[7], record[10]) = (0, 0);
+        (
+            record[field::TOP],
+            record[field::AT],
+            record[field::TILES_AT],
+        ) = (0, 0, 0);
         Plan {
             tasks: vec![self.tasks[task as usize]],
-            words: record[8] + record[9],
-            slots: record[11],
+            top_places: tops[4],
+            tops,
+            words: record[field::CAP] + record[field::CAP + 1],
+            slots: record[field::SLOTS],
             joins: record,
             owner: vec![(0, weight)],
         }
@@ -143,17 +197,19 @@ impl Plan {
     /// Empties the plan, keeping its memory.
     pub fn clear(&mut self) {
         self.tasks.clear();
+        self.tops.clear();
         self.joins.clear();
         self.owner.clear();
+        self.top_places = 0;
         self.words = 0;
         self.slots = 0;
     }
 
     /// `Ok` if the device can make the plan: its word places, class tables and tiles indexed
-    /// in 32 bits, as the kernels index them.
+    /// in 32 bits, as the kernels index them, and each join's top half one of the plan's.
     ///
     /// # Errors
-    /// [`GpuError::Driver`] for a plan too large for one launch.
+    /// [`GpuError::Driver`] for a plan too large for one launch, or a join naming no top half.
     pub fn check(&self) -> Result<(), GpuError> {
         let tables = 2 * TABLE as u64 * self.join_count() as u64;
         if self.words >= 1 << 32 || tables >= 1 << 32 || self.slots >= 1 << 31 {
@@ -161,6 +217,10 @@ impl Plan {
                 "a batch of {} word places and {} tiles is too large for one launch",
                 self.words, self.slots
             )));
+        }
+        let tops = self.top_count() as u64;
+        if self.joins.chunks(JOIN_WORDS).any(|j| j[field::TOP] >= tops) {
+            return Err(GpuError::Driver("a join without its top half".into()));
         }
         Ok(())
     }
@@ -217,11 +277,25 @@ pub fn check_status(status: &[u32]) -> Result<(), GpuError> {
 
 unsafe extern "C" {
     fn nq_sum_joins_host(joins: *const u64, sums: *const u64, n_joins: u32, out: *mut u64);
+    fn nq_glue_tops_host(
+        left: *const u64,
+        left_start: *const u64,
+        right: *const u64,
+        right_start: *const u64,
+        tops: *const u64,
+        top_staging: *mut u64,
+        top_counts: *mut u32,
+        first: u32,
+        count: u32,
+    );
     fn nq_make_host(
         left: *const u64,
         left_start: *const u64,
         right: *const u64,
         right_start: *const u64,
+        tops: *const u64,
+        top_staging: *const u64,
+        top_counts: *const u32,
         joins: *const u64,
         board: *const u64,
         staging: *mut u64,
@@ -334,42 +408,71 @@ pub fn make_on_host(
     plan: &Plan,
 ) -> Result<Made, GpuError> {
     plan.check()?;
-    let keys_fit = plan.joins.chunks(JOIN_WORDS).all(|j| {
-        let half = |at: usize| {
-            let sets = j[at + 2];
-            sets == 0
-                || (j[at] + sets) < quarters.left.1.len() as u64
-                    && j[at + 1] < quarters.right.1.len() as u64 - 1
-                    && j[at + 1] + 1 >= sets
-        };
-        half(0) && half(3)
-    });
-    if !keys_fit {
+    // A half's keys: `sets` row sets from left key `first` up and right key `last` down.
+    let keys_fit = |first: u64, last: u64, sets: u64| {
+        sets == 0
+            || first + sets < quarters.left.1.len() as u64
+                && last < quarters.right.1.len() as u64 - 1
+                && last + 1 >= sets
+    };
+    let fit = plan
+        .tops
+        .chunks(TOP_WORDS)
+        .all(|t| keys_fit(t[0], t[1], t[2]))
+        && plan.joins.chunks(JOIN_WORDS).all(|j| {
+            let b = field::BOTTOM;
+            keys_fit(j[b], j[b + 1], j[b + 2])
+        });
+    if !fit {
         return Err(GpuError::Driver(
             "a plan's keys lie outside the quarter lists".into(),
         ));
     }
     let words = plan.words as usize;
     let wide = board[4] != 0;
+    let mut top_staging = vec![0u64; plan.top_places as usize];
+    let mut top_counts = vec![0u32; plan.top_count()];
     let mut staging = vec![0u64; words];
     let mut low = vec![0u32; words];
     let mut high = vec![0u32; if wide { words } else { 1 }];
     let mut starts = vec![0u32; 2 * TABLE * plan.join_count()];
     let mut tiles = vec![0u32; TILE_RECORD * plan.slots as usize];
     let mut status = vec![0u32; STATUS_WORDS * plan.join_count()];
-    // SAFETY: every key a join's row sets read lies within the quarter lists (checked above;
-    // the lists' starts are in order and end at their entries' length), so the glue reads
-    // within them; the plan's bounds are exact upper bounds of what each join makes (its pairs
-    // tried, and its tiles) and the code writes no more than them (an overflow is reported in
-    // the status, not written); `staging`, `low` and `high` (wide only) have a place for
-    // every word of the plan, `starts` two tables per join, `tiles` a record per slot,
-    // `status` a record per join; indices fit 32 bits (`plan.check`).
+    let [(left, left_start), (right, right_start)] = [&quarters.left, &quarters.right];
+    // SAFETY: every key a top's or a join's row sets read lies within the quarter lists
+    // (checked above; the lists' starts are in order and end at their entries' length), so the
+    // glue reads within them; each top's places lie within `top_staging` (`Plan::add_task`
+    // gives each the next ones), and the glue writes no more than its bound (its pairs tried);
+    // `top_counts` has a count per top.
+    unsafe {
+        nq_glue_tops_host(
+            left.as_ptr(),
+            left_start.as_ptr(),
+            right.as_ptr(),
+            right_start.as_ptr(),
+            plan.tops.as_ptr(),
+            top_staging.as_mut_ptr(),
+            top_counts.as_mut_ptr(),
+            0,
+            plan.top_count() as u32,
+        );
+    }
+    // SAFETY: as above for the keys; every join's top is one of the plan's (`plan.check`), and
+    // it reads at most its top's count or bound of entries; the plan's bounds are exact upper
+    // bounds of what each join makes (its pairs tried, and its tiles) and the code writes no
+    // more than them (an overflow is reported in the status, not written); `staging`, `low`
+    // and `high` (wide only) have a place for every word of the plan, `starts` two tables per
+    // join, `tiles` a record per slot, `status` a record per join; indices fit 32 bits
+    // (`plan.check`).
     unsafe {
         nq_make_host(
-            quarters.left.0.as_ptr(),
-            quarters.left.1.as_ptr(),
-            quarters.right.0.as_ptr(),
-            quarters.right.1.as_ptr(),
+            left.as_ptr(),
+            left_start.as_ptr(),
+            right.as_ptr(),
+            right_start.as_ptr(),
+            plan.tops.as_ptr(),
+            top_staging.as_ptr(),
+            top_counts.as_ptr(),
             plan.joins.as_ptr(),
             board.as_ptr(),
             staging.as_mut_ptr(),
@@ -385,8 +488,8 @@ pub fn make_on_host(
     check_status(&status)?;
     let mut owner = vec![(0, 0); plan.slots as usize];
     for (record, &o) in plan.joins.chunks(JOIN_WORDS).zip(&plan.owner) {
-        let first = record[10] as usize;
-        owner[first..first + record[11] as usize].fill(o);
+        let first = record[field::TILES_AT] as usize;
+        owner[first..first + record[field::SLOTS] as usize].fill(o);
     }
     if !wide {
         high.clear();
