@@ -55,6 +55,15 @@ const NOW: usize = usize::MAX;
 /// No queen on a line, in the owner tables of conflict analysis.
 const NOBODY: u32 = u32::MAX;
 
+/// What minimisation knows of a queen: not looked at, implied by the no-good's other queens,
+/// or not.
+const UNKNOWN: u8 = 0;
+const IMPLIED: u8 = 1;
+const NEEDED: u8 = 2;
+
+/// How fast row activity fades: each conflict's bump is this much larger than the last.
+const DECAY: f64 = 0.95;
+
 /// A failure, where conflict analysis starts.
 enum Conflict {
     /// The board's propagation failed: a row or a column is left empty.
@@ -92,6 +101,10 @@ pub(crate) struct Learner {
     qhead: usize,
     /// Each row's last column, tried first when the row is chosen again.
     phase: Vec<u32>,
+    /// Each row's share in recent conflicts: among the rows of the smallest domain the most
+    /// active is chosen. Bumps grow by `1 / DECAY` a conflict, so old ones fade.
+    activity: Vec<f64>,
+    bump: f64,
     cap: usize,
     // Scratch of conflict analysis, kept to avoid allocating per conflict.
     index: Vec<u32>,
@@ -101,6 +114,14 @@ pub(crate) struct Learner {
     owner_anti: Vec<u32>,
     seen: Vec<bool>,
     reason: Vec<u32>,
+    /// Per trail index, what minimisation found: `KEPT` not yet known, `IMPLIED` by the
+    /// no-good's queens, `NEEDED` not; `touched` lists the indices to reset.
+    implied: Vec<u8>,
+    touched: Vec<u32>,
+    scratch: Vec<u32>,
+    /// Queens minimisation took out of no-goods, for the tests.
+    #[cfg(test)]
+    pub(crate) dropped: u64,
 }
 
 impl Learner {
@@ -129,6 +150,8 @@ impl Learner {
             levels: Vec::new(),
             qhead: 0,
             phase: vec![NONE; n],
+            activity: vec![0.0; n],
+            bump: 1.0,
             cap: FIRST_CAP,
             index: vec![NOBODY; n],
             level: vec![0; n],
@@ -137,6 +160,11 @@ impl Learner {
             owner_anti: vec![NOBODY; 2 * n],
             seen: vec![false; n],
             reason: Vec::new(),
+            implied: vec![UNKNOWN; n],
+            touched: Vec::new(),
+            scratch: Vec::new(),
+            #[cfg(test)]
+            dropped: 0,
         }
     }
 
@@ -244,7 +272,12 @@ impl<W: Word> Search<Bits<W>> {
                         self.shuffle_ties();
                         continue;
                     }
-                    let Some((line, column)) = self.choose_line() else {
+                    let key = &self.key;
+                    let activity = &learner.activity;
+                    // Higher activity first: the bits of a non-negative float order like it.
+                    let Some((line, column)) =
+                        self.choose_line_by(|r| (u64::MAX - activity[r].to_bits(), key[r]))
+                    else {
                         self.stats.solutions += 1;
                         return (
                             Some(Placement::new(self.dom.queens().to_vec())),
@@ -500,6 +533,8 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
             return;
         }
         learner.seen[j] = true;
+        let row = placed[j] as usize;
+        learner.activity[row] += learner.bump;
         if learner.level[j] == current {
             *count += 1;
         } else {
@@ -529,6 +564,14 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     };
     let r = placed[uip] as usize;
     nogood[0] = learner.lit(r, queens[r] as usize);
+    minimise(dom, learner, &mut nogood, root);
+    learner.bump /= DECAY;
+    if learner.bump > 1e100 {
+        for a in &mut learner.activity {
+            *a *= 1e-100;
+        }
+        learner.bump *= 1e-100;
+    }
     // Clear the marks, and put the latest of the others second, to watch it.
     learner.seen[uip] = false;
     let mut back = 0;
@@ -543,6 +586,87 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     }
     learner.reason = reason;
     (nogood, back)
+}
+
+/// Takes out of `nogood` (all of whose queens are `seen`) every queen but the first that the
+/// others force: a forced queen whose reason, followed back through forced queens, ends in
+/// queens of the no-good or of the root. Such a queen adds nothing to the no-good (the others
+/// place it), and a shorter no-good removes squares sooner and wakes fewer watches. The marks
+/// of the queens taken out stay set: they are still implied, so they may explain others.
+fn minimise<W: Word>(dom: &Bits<W>, learner: &mut Learner, nogood: &mut Vec<Lit>, root: usize) {
+    // Levels of the no-good, one bit per level modulo 64: a queen of a level without one of
+    // the no-good's queens needs that level's decision (almost always), so it stops the
+    // search there without computing its reason.
+    let mut levels = 0u64;
+    for &l in &nogood[1..] {
+        let j = learner.index[(l >> SHIFT) as usize] as usize;
+        levels |= 1 << (learner.level[j] & 63);
+    }
+    let mut k = 1;
+    let mut dropped = Vec::new();
+    while k < nogood.len() {
+        let j = learner.index[(nogood[k] >> SHIFT) as usize] as usize;
+        if implied(dom, learner, j, levels, root) {
+            nogood.swap_remove(k);
+            dropped.push(j);
+        } else {
+            k += 1;
+        }
+    }
+    #[cfg(test)]
+    {
+        learner.dropped += dropped.len() as u64;
+    }
+    for j in dropped {
+        learner.seen[j] = false;
+    }
+    for &j in &learner.touched {
+        learner.implied[j as usize] = UNKNOWN;
+    }
+    learner.touched.clear();
+}
+
+/// Whether the queen of trail index `j` is forced by queens that are `seen` or placed at the
+/// root, directly or through forced queens that are.
+fn implied<W: Word>(
+    dom: &Bits<W>,
+    learner: &mut Learner,
+    j: usize,
+    levels: u64,
+    root: usize,
+) -> bool {
+    let level = learner.level[j] as usize;
+    if j == learner.levels[level - 1].0 {
+        // A decision: nothing forced it.
+        return false;
+    }
+    // The reason goes on the shared scratch, above those of the calls below this one.
+    let mut scratch = std::mem::take(&mut learner.scratch);
+    let start = scratch.len();
+    explain_queen(dom, learner, &mut scratch, j, root);
+    let end = scratch.len();
+    learner.scratch = scratch;
+    let mut ok = true;
+    for i in start..end {
+        let k = learner.scratch[i] as usize;
+        if learner.level[k] == 0 || learner.seen[k] {
+            continue;
+        }
+        ok = match learner.implied[k] {
+            IMPLIED => true,
+            NEEDED => false,
+            _ => {
+                levels & 1 << (learner.level[k] & 63) != 0 && implied(dom, learner, k, levels, root)
+            }
+        };
+        if !ok {
+            break;
+        }
+    }
+    learner.scratch.truncate(start);
+    learner.implied[j] = if ok { IMPLIED } else { NEEDED };
+    learner.touched.push(j as u32);
+    ok
 }
 
 /// Adds to `out` the queens that make square `(r, c)` unavailable before the queen of trail
