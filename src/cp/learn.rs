@@ -22,8 +22,14 @@
 //! the unique queen, and goes on from there: there is no list of squares still to try, the
 //! no-goods make the search complete.
 //!
+//! A queen of the no-good that the others force (its reason, followed back through forced
+//! queens, ends in queens of the no-good) is taken out of it: minimisation.
+//!
 //! No-goods survive restarts, so a restart loses no proof; the search restarts on the Luby
 //! sequence without bound and saves each row's last column (phase saving) to try it first.
+//! Every queen a conflict's analysis looks at bumps its row's activity, and among the rows of
+//! the smallest domain the most active is chosen, so the search keeps to the rows of recent
+//! conflicts.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
