@@ -87,7 +87,12 @@ pub(crate) struct Learner {
     /// The squares not blocked, by row and by column: reasons are only needed for them.
     open_in_row: Vec<Vec<u32>>,
     open_in_col: Vec<Vec<u32>>,
-    nogoods: Vec<Vec<Lit>>,
+    /// The no-goods of two queens or more, one after another in one array: each is its
+    /// length, then its queens, and is named by where it starts. A watch reaches its queens
+    /// in one step, with no list of no-goods between.
+    arena: Vec<Lit>,
+    /// How many no-goods the arena holds.
+    stored: usize,
     /// No-goods of one queen: their square is removed at the root of every search.
     units: Vec<Lit>,
     /// The no-goods watching each literal: those whose first two literals include it.
@@ -147,7 +152,8 @@ impl Learner {
             blocked: grid,
             open_in_row,
             open_in_col,
-            nogoods: Vec::new(),
+            arena: Vec::new(),
+            stored: 0,
             units: Vec::new(),
             watches: vec![Vec::new(); n << SHIFT],
             removed: Vec::new(),
@@ -178,9 +184,15 @@ impl Learner {
     #[cfg(test)]
     pub(crate) fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
         let units = self.units.iter().map(std::slice::from_ref);
-        self.nogoods
-            .iter()
-            .map(Vec::as_slice)
+        let mut starts = Vec::new();
+        let mut g = 0;
+        while g < self.arena.len() {
+            starts.push(g as u32);
+            g += 1 + self.arena[g] as usize;
+        }
+        starts
+            .into_iter()
+            .map(|g| self.nogood(g))
             .chain(units)
             .map(|g| g.iter().map(|&l| self.square(l)).collect())
             .collect()
@@ -197,6 +209,23 @@ impl Learner {
 
     fn lit(&self, r: usize, c: usize) -> Lit {
         (r << SHIFT | c) as Lit
+    }
+
+    /// The queens of the no-good that starts at `g` in the arena.
+    fn nogood(&self, g: u32) -> &[Lit] {
+        let g = g as usize;
+        &self.arena[g + 1..=g + self.arena[g] as usize]
+    }
+
+    /// Puts a no-good in the arena and watches its first two queens; returns its name.
+    fn store(&mut self, lits: &[Lit]) -> u32 {
+        let g = self.arena.len() as u32;
+        self.arena.push(lits.len() as Lit);
+        self.arena.extend_from_slice(lits);
+        self.stored += 1;
+        self.watches[lits[0] as usize].push((g, lits[1]));
+        self.watches[lits[1] as usize].push((g, lits[0]));
+        g
     }
 }
 
@@ -260,11 +289,7 @@ impl<W: Word> Search<Bits<W>> {
                         learner.units.push(lits[0]);
                         NOBODY
                     } else {
-                        let g = learner.nogoods.len() as u32;
-                        learner.watches[lits[0] as usize].push((g, lits[1]));
-                        learner.watches[lits[1] as usize].push((g, lits[0]));
-                        learner.nogoods.push(lits);
-                        g
+                        learner.store(&lits)
                     };
                     remove(&mut self.dom, learner, r, c, g);
                 }
@@ -375,7 +400,9 @@ fn watch<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, placed: Lit) -> Resu
             keep += 1;
             continue;
         }
-        let lits = &mut learner.nogoods[g as usize];
+        let start = g as usize + 1;
+        let len = learner.arena[start - 1] as usize;
+        let lits = &mut learner.arena[start..start + len];
         if lits[0] == placed {
             lits.swap(0, 1);
         }
@@ -450,25 +477,31 @@ fn backtrack<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, level: usize) {
 /// Drops the longer half of the learned no-goods when there are more than the cap. Called at
 /// the root only, where no removal still needs its no-good as a reason.
 fn reduce(learner: &mut Learner) {
-    if learner.nogoods.len() <= learner.cap {
+    if learner.stored <= learner.cap {
         return;
     }
     learner.cap += learner.cap / 10;
-    let mut lengths: Vec<usize> = learner.nogoods.iter().map(Vec::len).collect();
+    let arena = std::mem::take(&mut learner.arena);
+    let mut starts = Vec::with_capacity(learner.stored);
+    let mut g = 0;
+    while g < arena.len() {
+        starts.push(g);
+        g += 1 + arena[g] as usize;
+    }
+    let mut lengths: Vec<Lit> = starts.iter().map(|&g| arena[g]).collect();
     let half = lengths.len() / 2;
     let (_, &mut limit, _) = lengths.select_nth_unstable(half);
-    let mut kept = 0;
-    learner.nogoods.retain(|g| {
-        let keep = g.len() < limit || (g.len() == limit && kept < half);
-        kept += usize::from(keep);
-        keep
-    });
     for list in &mut learner.watches {
         list.clear();
     }
-    for (g, lits) in learner.nogoods.iter().enumerate() {
-        learner.watches[lits[0] as usize].push((g as u32, lits[1]));
-        learner.watches[lits[1] as usize].push((g as u32, lits[0]));
+    learner.stored = 0;
+    let mut kept = 0;
+    for g in starts {
+        let len = arena[g];
+        if len < limit || (len == limit && kept < half) {
+            kept += 1;
+            learner.store(&arena[g + 1..=g + len as usize]);
+        }
     }
     // Removals at the root keep a reason that may be gone: they never enter a no-good.
 }
@@ -503,7 +536,7 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     reason.clear();
     match conflict {
         Conflict::Nogood(g) => {
-            for &l in &learner.nogoods[g as usize] {
+            for &l in learner.nogood(g) {
                 reason.push(learner.index[(l >> SHIFT) as usize]);
             }
         }
@@ -709,7 +742,7 @@ fn explain_square(
         return false;
     }
     if g != NOBODY && (at as usize) > root {
-        for &m in &learner.nogoods[g as usize] {
+        for &m in learner.nogood(g) {
             if m as usize != l {
                 out.push(learner.index[(m >> SHIFT) as usize]);
             }
