@@ -197,9 +197,9 @@ impl<W: Word> Learning<W> {
     fn new(board: Bits<W>, instance: &Instance, options: Options) -> Self {
         let search = Search::new(board, instance, options);
         Learning {
-            // Measured (docs/completion.md): at 60, 80 and 100 learning takes fewer failures
-            // but more time than the plain search in all, and decides fewer boards; at 128 it
-            // proves the quick "none" boards 1.5 to 5 times faster.
+            // Measured (docs/completion.md): at 60 learning takes more time than the plain
+            // search; at 80 and 100 it wins some proofs, loses others and misses completions
+            // the plain search finds; at 128 it proves every "none" board faster.
             on: search.dual && instance.n() > LEARN_FROM,
             learner: None,
             blocked: instance.blocked().collect(),
