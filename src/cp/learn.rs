@@ -22,8 +22,14 @@
 //! the unique queen, and goes on from there: there is no list of squares still to try, the
 //! no-goods make the search complete.
 //!
+//! A queen of the no-good that the others force (its reason, followed back through forced
+//! queens, ends in queens of the no-good) is taken out of it: minimisation.
+//!
 //! No-goods survive restarts, so a restart loses no proof; the search restarts on the Luby
 //! sequence without bound and saves each row's last column (phase saving) to try it first.
+//! Every queen a conflict's analysis looks at bumps its row's activity, and among the rows of
+//! the smallest domain the most active is chosen, so the search keeps to the rows of recent
+//! conflicts.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -55,6 +61,15 @@ const NOW: usize = usize::MAX;
 /// No queen on a line, in the owner tables of conflict analysis.
 const NOBODY: u32 = u32::MAX;
 
+/// What minimisation knows of a queen: not looked at, implied by the no-good's other queens,
+/// or not.
+const UNKNOWN: u8 = 0;
+const IMPLIED: u8 = 1;
+const NEEDED: u8 = 2;
+
+/// How fast row activity fades: each conflict's bump is this much larger than the last.
+const DECAY: f64 = 0.95;
+
 /// A failure, where conflict analysis starts.
 enum Conflict {
     /// The board's propagation failed: a row or a column is left empty.
@@ -72,7 +87,12 @@ pub(crate) struct Learner {
     /// The squares not blocked, by row and by column: reasons are only needed for them.
     open_in_row: Vec<Vec<u32>>,
     open_in_col: Vec<Vec<u32>>,
-    nogoods: Vec<Vec<Lit>>,
+    /// The no-goods of two queens or more, one after another in one array: each is its
+    /// length, then its queens, and is named by where it starts. A watch reaches its queens
+    /// in one step, with no list of no-goods between.
+    arena: Vec<Lit>,
+    /// How many no-goods the arena holds.
+    stored: usize,
     /// No-goods of one queen: their square is removed at the root of every search.
     units: Vec<Lit>,
     /// The no-goods watching each literal: those whose first two literals include it.
@@ -92,6 +112,10 @@ pub(crate) struct Learner {
     qhead: usize,
     /// Each row's last column, tried first when the row is chosen again.
     phase: Vec<u32>,
+    /// Each row's share in recent conflicts: among the rows of the smallest domain the most
+    /// active is chosen. Bumps grow by `1 / DECAY` a conflict, so old ones fade.
+    activity: Vec<f64>,
+    bump: f64,
     cap: usize,
     // Scratch of conflict analysis, kept to avoid allocating per conflict.
     index: Vec<u32>,
@@ -101,6 +125,14 @@ pub(crate) struct Learner {
     owner_anti: Vec<u32>,
     seen: Vec<bool>,
     reason: Vec<u32>,
+    /// Per trail index, what minimisation found: `KEPT` not yet known, `IMPLIED` by the
+    /// no-good's queens, `NEEDED` not; `touched` lists the indices to reset.
+    implied: Vec<u8>,
+    touched: Vec<u32>,
+    scratch: Vec<u32>,
+    /// Queens minimisation took out of no-goods, for the tests.
+    #[cfg(test)]
+    pub(crate) dropped: u64,
 }
 
 impl Learner {
@@ -120,7 +152,8 @@ impl Learner {
             blocked: grid,
             open_in_row,
             open_in_col,
-            nogoods: Vec::new(),
+            arena: Vec::new(),
+            stored: 0,
             units: Vec::new(),
             watches: vec![Vec::new(); n << SHIFT],
             removed: Vec::new(),
@@ -129,6 +162,8 @@ impl Learner {
             levels: Vec::new(),
             qhead: 0,
             phase: vec![NONE; n],
+            activity: vec![0.0; n],
+            bump: 1.0,
             cap: FIRST_CAP,
             index: vec![NOBODY; n],
             level: vec![0; n],
@@ -137,6 +172,11 @@ impl Learner {
             owner_anti: vec![NOBODY; 2 * n],
             seen: vec![false; n],
             reason: Vec::new(),
+            implied: vec![UNKNOWN; n],
+            touched: Vec::new(),
+            scratch: Vec::new(),
+            #[cfg(test)]
+            dropped: 0,
         }
     }
 
@@ -144,9 +184,15 @@ impl Learner {
     #[cfg(test)]
     pub(crate) fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
         let units = self.units.iter().map(std::slice::from_ref);
-        self.nogoods
-            .iter()
-            .map(Vec::as_slice)
+        let mut starts = Vec::new();
+        let mut g = 0;
+        while g < self.arena.len() {
+            starts.push(g as u32);
+            g += 1 + self.arena[g] as usize;
+        }
+        starts
+            .into_iter()
+            .map(|g| self.nogood(g))
             .chain(units)
             .map(|g| g.iter().map(|&l| self.square(l)).collect())
             .collect()
@@ -163,6 +209,23 @@ impl Learner {
 
     fn lit(&self, r: usize, c: usize) -> Lit {
         (r << SHIFT | c) as Lit
+    }
+
+    /// The queens of the no-good that starts at `g` in the arena.
+    fn nogood(&self, g: u32) -> &[Lit] {
+        let g = g as usize;
+        &self.arena[g + 1..=g + self.arena[g] as usize]
+    }
+
+    /// Puts a no-good in the arena and watches its first two queens; returns its name.
+    fn store(&mut self, lits: &[Lit]) -> u32 {
+        let g = self.arena.len() as u32;
+        self.arena.push(lits.len() as Lit);
+        self.arena.extend_from_slice(lits);
+        self.stored += 1;
+        self.watches[lits[0] as usize].push((g, lits[1]));
+        self.watches[lits[1] as usize].push((g, lits[0]));
+        g
     }
 }
 
@@ -226,11 +289,7 @@ impl<W: Word> Search<Bits<W>> {
                         learner.units.push(lits[0]);
                         NOBODY
                     } else {
-                        let g = learner.nogoods.len() as u32;
-                        learner.watches[lits[0] as usize].push((g, lits[1]));
-                        learner.watches[lits[1] as usize].push((g, lits[0]));
-                        learner.nogoods.push(lits);
-                        g
+                        learner.store(&lits)
                     };
                     remove(&mut self.dom, learner, r, c, g);
                 }
@@ -244,7 +303,12 @@ impl<W: Word> Search<Bits<W>> {
                         self.shuffle_ties();
                         continue;
                     }
-                    let Some((line, column)) = self.choose_line() else {
+                    let key = &self.key;
+                    let activity = &learner.activity;
+                    // Higher activity first: the bits of a non-negative float order like it.
+                    let Some((line, column)) =
+                        self.choose_line_by(|r| (u64::MAX - activity[r].to_bits(), key[r]))
+                    else {
                         self.stats.solutions += 1;
                         return (
                             Some(Placement::new(self.dom.queens().to_vec())),
@@ -336,7 +400,9 @@ fn watch<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, placed: Lit) -> Resu
             keep += 1;
             continue;
         }
-        let lits = &mut learner.nogoods[g as usize];
+        let start = g as usize + 1;
+        let len = learner.arena[start - 1] as usize;
+        let lits = &mut learner.arena[start..start + len];
         if lits[0] == placed {
             lits.swap(0, 1);
         }
@@ -411,25 +477,31 @@ fn backtrack<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, level: usize) {
 /// Drops the longer half of the learned no-goods when there are more than the cap. Called at
 /// the root only, where no removal still needs its no-good as a reason.
 fn reduce(learner: &mut Learner) {
-    if learner.nogoods.len() <= learner.cap {
+    if learner.stored <= learner.cap {
         return;
     }
     learner.cap += learner.cap / 10;
-    let mut lengths: Vec<usize> = learner.nogoods.iter().map(Vec::len).collect();
+    let arena = std::mem::take(&mut learner.arena);
+    let mut starts = Vec::with_capacity(learner.stored);
+    let mut g = 0;
+    while g < arena.len() {
+        starts.push(g);
+        g += 1 + arena[g] as usize;
+    }
+    let mut lengths: Vec<Lit> = starts.iter().map(|&g| arena[g]).collect();
     let half = lengths.len() / 2;
     let (_, &mut limit, _) = lengths.select_nth_unstable(half);
-    let mut kept = 0;
-    learner.nogoods.retain(|g| {
-        let keep = g.len() < limit || (g.len() == limit && kept < half);
-        kept += usize::from(keep);
-        keep
-    });
     for list in &mut learner.watches {
         list.clear();
     }
-    for (g, lits) in learner.nogoods.iter().enumerate() {
-        learner.watches[lits[0] as usize].push((g as u32, lits[1]));
-        learner.watches[lits[1] as usize].push((g as u32, lits[0]));
+    learner.stored = 0;
+    let mut kept = 0;
+    for g in starts {
+        let len = arena[g];
+        if len < limit || (len == limit && kept < half) {
+            kept += 1;
+            learner.store(&arena[g + 1..=g + len as usize]);
+        }
     }
     // Removals at the root keep a reason that may be gone: they never enter a no-good.
 }
@@ -464,7 +536,7 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     reason.clear();
     match conflict {
         Conflict::Nogood(g) => {
-            for &l in &learner.nogoods[g as usize] {
+            for &l in learner.nogood(g) {
                 reason.push(learner.index[(l >> SHIFT) as usize]);
             }
         }
@@ -500,6 +572,8 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
             return;
         }
         learner.seen[j] = true;
+        let row = placed[j] as usize;
+        learner.activity[row] += learner.bump;
         if learner.level[j] == current {
             *count += 1;
         } else {
@@ -529,6 +603,14 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     };
     let r = placed[uip] as usize;
     nogood[0] = learner.lit(r, queens[r] as usize);
+    minimise(dom, learner, &mut nogood, root);
+    learner.bump /= DECAY;
+    if learner.bump > 1e100 {
+        for a in &mut learner.activity {
+            *a *= 1e-100;
+        }
+        learner.bump *= 1e-100;
+    }
     // Clear the marks, and put the latest of the others second, to watch it.
     learner.seen[uip] = false;
     let mut back = 0;
@@ -543,6 +625,87 @@ fn analyze<W: Word>(dom: &Bits<W>, learner: &mut Learner, conflict: Conflict) ->
     }
     learner.reason = reason;
     (nogood, back)
+}
+
+/// Takes out of `nogood` (all of whose queens are `seen`) every queen but the first that the
+/// others force: a forced queen whose reason, followed back through forced queens, ends in
+/// queens of the no-good or of the root. Such a queen adds nothing to the no-good (the others
+/// place it), and a shorter no-good removes squares sooner and wakes fewer watches. The marks
+/// of the queens taken out stay set: they are still implied, so they may explain others.
+fn minimise<W: Word>(dom: &Bits<W>, learner: &mut Learner, nogood: &mut Vec<Lit>, root: usize) {
+    // Levels of the no-good, one bit per level modulo 64: a queen of a level without one of
+    // the no-good's queens needs that level's decision (almost always), so it stops the
+    // search there without computing its reason.
+    let mut levels = 0u64;
+    for &l in &nogood[1..] {
+        let j = learner.index[(l >> SHIFT) as usize] as usize;
+        levels |= 1 << (learner.level[j] & 63);
+    }
+    let mut k = 1;
+    let mut dropped = Vec::new();
+    while k < nogood.len() {
+        let j = learner.index[(nogood[k] >> SHIFT) as usize] as usize;
+        if implied(dom, learner, j, levels, root) {
+            nogood.swap_remove(k);
+            dropped.push(j);
+        } else {
+            k += 1;
+        }
+    }
+    #[cfg(test)]
+    {
+        learner.dropped += dropped.len() as u64;
+    }
+    for j in dropped {
+        learner.seen[j] = false;
+    }
+    for &j in &learner.touched {
+        learner.implied[j as usize] = UNKNOWN;
+    }
+    learner.touched.clear();
+}
+
+/// Whether the queen of trail index `j` is forced by queens that are `seen` or placed at the
+/// root, directly or through forced queens that are.
+fn implied<W: Word>(
+    dom: &Bits<W>,
+    learner: &mut Learner,
+    j: usize,
+    levels: u64,
+    root: usize,
+) -> bool {
+    let level = learner.level[j] as usize;
+    if j == learner.levels[level - 1].0 {
+        // A decision: nothing forced it.
+        return false;
+    }
+    // The reason goes on the shared scratch, above those of the calls below this one.
+    let mut scratch = std::mem::take(&mut learner.scratch);
+    let start = scratch.len();
+    explain_queen(dom, learner, &mut scratch, j, root);
+    let end = scratch.len();
+    learner.scratch = scratch;
+    let mut ok = true;
+    for i in start..end {
+        let k = learner.scratch[i] as usize;
+        if learner.level[k] == 0 || learner.seen[k] {
+            continue;
+        }
+        ok = match learner.implied[k] {
+            IMPLIED => true,
+            NEEDED => false,
+            _ => {
+                levels & 1 << (learner.level[k] & 63) != 0 && implied(dom, learner, k, levels, root)
+            }
+        };
+        if !ok {
+            break;
+        }
+    }
+    learner.scratch.truncate(start);
+    learner.implied[j] = if ok { IMPLIED } else { NEEDED };
+    learner.touched.push(j as u32);
+    ok
 }
 
 /// Adds to `out` the queens that make square `(r, c)` unavailable before the queen of trail
@@ -579,7 +742,7 @@ fn explain_square(
         return false;
     }
     if g != NOBODY && (at as usize) > root {
-        for &m in &learner.nogoods[g as usize] {
+        for &m in learner.nogood(g) {
             if m as usize != l {
                 out.push(learner.index[(m >> SHIFT) as usize]);
             }

@@ -174,6 +174,11 @@ trait Engine {
     fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
         Vec::new()
     }
+    /// How many queens minimisation took out of no-goods so far.
+    #[cfg(test)]
+    fn minimised(&self) -> u64 {
+        0
+    }
 }
 
 /// The search on a word board, with no-good learning (`learn.rs`) for `find`: counting and
@@ -192,9 +197,9 @@ impl<W: Word> Learning<W> {
     fn new(board: Bits<W>, instance: &Instance, options: Options) -> Self {
         let search = Search::new(board, instance, options);
         Learning {
-            // Measured (docs/completion.md): at 60, 80 and 100 learning takes fewer failures
-            // but more time than the plain search in all, and decides fewer boards; at 128 it
-            // proves the quick "none" boards 1.5 to 5 times faster.
+            // Measured (docs/completion.md): at 60 learning takes more time than the plain
+            // search; at 80 and 100 it wins some proofs, loses others and misses completions
+            // the plain search finds; at 128 it proves every "none" board faster.
             on: search.dual && instance.n() > LEARN_FROM,
             learner: None,
             blocked: instance.blocked().collect(),
@@ -246,6 +251,11 @@ impl<W: Word> Engine for Learning<W> {
         self.learner
             .as_ref()
             .map_or_else(Vec::new, Learner::nogoods)
+    }
+
+    #[cfg(test)]
+    fn minimised(&self) -> u64 {
+        self.learner.as_ref().map_or(0, |l| l.dropped)
     }
 }
 
@@ -421,6 +431,11 @@ impl Solver<'_> {
         self.search.nogoods()
     }
 
+    /// How many queens minimisation took out of the no-goods so far.
+    pub(crate) fn minimised(&self) -> u64 {
+        self.search.minimised()
+    }
+
     /// A learning solver whose no-good store is cut back at every restart past `cap`
     /// no-goods, so that small boards go through the cuts too.
     pub(crate) fn with_nogood_cap(instance: &Instance, options: Options, cap: usize) -> Self {
@@ -470,7 +485,7 @@ pub(crate) struct Search<B> {
     /// Columns in middle-out order.
     pub(super) values: Vec<u32>,
     /// Tie-breaking key of each row (smaller is chosen first).
-    key: Vec<u64>,
+    pub(super) key: Vec<u64>,
     /// Branch on columns too. Blocked squares break the symmetry between rows and columns, so
     /// a column can have fewer candidate rows than any row has squares; on free boards the
     /// scan of the columns would cost without choosing differently.
@@ -614,12 +629,21 @@ impl<B: Board> Search<B> {
     /// unassigned row with the smallest domain (ties by key), unless a free column can be
     /// taken by fewer rows than that (only with blocked squares: see `dual`).
     pub(super) fn choose_line(&self) -> Option<(usize, bool)> {
+        self.choose_line_by(|r| self.key[r])
+    }
+
+    /// [`choose_line`](Self::choose_line) with ties between rows of the smallest domain
+    /// broken by `rank`, smallest first.
+    pub(super) fn choose_line_by<K: Ord>(
+        &self,
+        rank: impl Fn(usize) -> K,
+    ) -> Option<(usize, bool)> {
         let row = self
             .dom
             .unassigned()
             .iter()
             .map(|&r| r as usize)
-            .min_by_key(|&r| (self.dom.size(r), self.key[r]))?;
+            .min_by_key(|&r| (self.dom.size(r), rank(r)))?;
         // Propagation leaves every free column two rows or more, so a row of two is never beaten.
         if self.dual
             && self.dom.size(row) > 2

@@ -238,7 +238,7 @@ fn check_learning(inst: &Instance, solver: &mut Solver, expected: u64) -> usize 
 #[test]
 fn learned_nogoods_and_answers_match_the_oracle() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let (mut learned, mut with, mut without) = (0, 0, 0);
+    let (mut learned, mut with, mut without, mut minimised) = (0, 0, 0, 0);
     for i in 0..1500 {
         let n = rng.gen_range(4..=11);
         // Near and around the transition of small boards, and random queens on some.
@@ -270,10 +270,13 @@ fn learned_nogoods_and_answers_match_the_oracle() {
             learned += check_learning(&inst, solver, expected);
             // The board is back at its root: counting (which never learns) is exact.
             assert_eq!(solver.count().0, expected, "{inst}");
+            minimised += solver.minimised();
         }
     }
     assert!(with >= 200 && without >= 200, "{with} {without}");
     assert!(learned >= 10_000, "{learned}");
+    // Minimisation ran, on no-goods the checks above held to the oracle.
+    assert!(minimised >= 1_000, "{minimised}");
 }
 
 #[test]
