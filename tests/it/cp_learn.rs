@@ -1,6 +1,7 @@
 //! No-good learning (`Solver::learning`, `nqueens complete --learning`): answers against brute
 //! force on small generated boards, against the answers recorded from OR-Tools CP-SAT on the
-//! hard ones, and against the plain search on boards of 65 to 128 (the default from 100).
+//! hard ones, and against the plain search on boards of 65 to 128 (the default from 100; 90 to
+//! 99 learn first).
 
 use crate::common;
 
@@ -74,14 +75,15 @@ fn wide_boards_learn_by_default_and_agree_with_the_plain_search() {
 }
 
 #[test]
-fn learning_is_the_default_from_100_columns() {
+fn learning_is_the_default_from_90_columns() {
     // The first board of each width whose search fails more than once (a no-good is learned
-    // from every failure but the last); the node limit keeps the plain search at 99 short.
+    // from every failure but the last); the node limit keeps the plain search at 89 short, and
+    // ends the learning of 90 to 99 before it would give way to the plain search.
     let options = Options {
         node_limit: Some(20_000),
         ..Options::default()
     };
-    for n in [99, 100, 128] {
+    for n in [89, 90, 99, 100, 128] {
         let failing = (0..20).find_map(|seed| {
             let inst = blocked_board(n, n * n * 94 / 100, 1, seed);
             let mut solver = Solver::new(&inst, options);
@@ -90,7 +92,7 @@ fn learning_is_the_default_from_100_columns() {
             (solver.stats().failures > 1).then(|| solver.stats().nogoods)
         });
         let nogoods = failing.unwrap_or_else(|| panic!("no board of {n} fails twice"));
-        assert_eq!(nogoods > 0, n >= 100, "{n} columns: {nogoods} no-goods");
+        assert_eq!(nogoods > 0, n >= 90, "{n} columns: {nogoods} no-goods");
     }
 }
 
