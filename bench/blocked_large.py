@@ -10,6 +10,8 @@ Run from the repository root after `cargo build --release`, with OR-Tools instal
     # the table of docs/completion.md: ours (30 s) against CP-SAT (120 s), one board at a time
     python3 bench/blocked_large.py compare 80:5700,5800 100:9200,9300 --seeds 4 \\
         --cpsat-cache /tmp/cpsat-large.json
+    # which search to make the default at one width: ours with and without learning
+    python3 bench/blocked_large.py learning 100:8900,9400 --seeds 4 --limit 20
 
 Boards come from `blocked_gen.py` (mininfile 1, seeds 0, 1, ...), so `N m seed` names a board
 everywhere. Times are the smaller of wall-clock and CPU time of the search, as in
@@ -119,6 +121,32 @@ def sweep(args):
                   f"| {got[None]} | {secs(slowest)} |", flush=True)
 
 
+def learning(args):
+    """Each board with `--learning` and with `--no-learning`, one row each: which search to
+    make the default at a width."""
+    print("| N | blocked | seed | answer | learning | failures | plain | failures |")
+    print("|---:|---:|---:|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for spec in args.boards:
+            n, ms = spec.split(":")
+            n = int(n)
+            for m in [int(x) for x in ms.split(",")]:
+                for seed in range(args.seeds):
+                    blocked = board(n, m, seed)
+                    runs = [ours(args.nqueens, tmp, n, blocked, args.limit, [flag])
+                            for flag in ("--learning", "--no-learning")]
+                    decided = {a for a, _, _ in runs if a is not None}
+                    if len(decided) > 1:
+                        sys.exit(f"{n} {m} {seed}: learning and the plain search disagree")
+                    answer = word(decided.pop()) if decided else "-"
+                    cells = []
+                    for a, t, stats in runs:
+                        cells += [secs(t) if a is not None else f"not decided ({t:.1f} s)",
+                                  stats.get("failures", "")]
+                    print(f"| {n} | {m} | {seed} | {answer} | " + " | ".join(cells) + " |",
+                          flush=True)
+
+
 def compare(args):
     cache = {}
     if args.cpsat_cache and os.path.exists(args.cpsat_cache):
@@ -209,8 +237,12 @@ def main():
                    help="more arguments of `nqueens complete`, e.g. --learning")
     c.add_argument("--ours-only", action="store_true",
                    help="run CP-SAT on no board missing from the cache")
+    d = sub.add_parser("learning", help="ours with and without learning, one row per board")
+    d.add_argument("boards", nargs="+", help="N:m1,m2,... board sets")
+    d.add_argument("--seeds", type=int, default=4, help="boards per (N, m), seeds 0, 1, ...")
+    d.add_argument("--limit", type=float, default=20.0, help="seconds per run")
     args = ap.parse_args()
-    (sweep if args.what == "sweep" else compare)(args)
+    {"sweep": sweep, "compare": compare, "learning": learning}[args.what](args)
 
 
 if __name__ == "__main__":

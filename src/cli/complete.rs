@@ -45,7 +45,8 @@ pub struct Args {
     #[arg(long)]
     no_restarts: bool,
     /// Learn no-goods from failures when looking for one completion: the default on boards of
-    /// 101 to 128 with blocked squares; this turns it on for any board up to 128.
+    /// 100 to 128 with blocked squares (90 to 99 learn for a while, then search without); this
+    /// turns it on for any board up to 128.
     #[arg(long, conflicts_with = "no_learning")]
     learning: bool,
     /// Do not learn no-goods from failures.

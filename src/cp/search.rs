@@ -105,9 +105,17 @@ const RESTART_BASE: u64 = 1024;
 /// the bound never touches them.
 const RESTART_RUNS: u64 = 15;
 
-/// Boards wider than this learn no-goods by default (with blocked squares, to find one
+/// Boards this wide or wider learn no-goods by default (with blocked squares, to find one
 /// completion).
 const LEARN_FROM: usize = 100;
+
+/// Boards from this width to `LEARN_FROM` learn first, for `LEARN_FIRST_NODES`, then search
+/// plainly: learning decides most of their boards sooner, but misses completions the plain
+/// search finds (docs/completion.md).
+const LEARN_FIRST_FROM: usize = 90;
+
+/// How long the learning of a `LEARN_FIRST_FROM` board goes on, in nodes.
+const LEARN_FIRST_NODES: u64 = 250_000;
 
 /// The flag of a solver that nothing stops.
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -190,7 +198,18 @@ struct Learning<W: Word> {
     learner: Option<Learner>,
     /// The blocked squares, for the learner.
     blocked: Vec<(usize, usize)>,
-    on: bool,
+    mode: Mode,
+    /// How long `Mode::LearnFirst` learns, in nodes.
+    first_nodes: u64,
+}
+
+/// Which search [`Learning`] runs to find one completion.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Plain,
+    Learn,
+    /// Learning for a while, then the plain search.
+    LearnFirst,
 }
 
 impl<W: Word> Learning<W> {
@@ -198,9 +217,16 @@ impl<W: Word> Learning<W> {
         let search = Search::new(board, instance, options);
         Learning {
             // Measured (docs/completion.md): at 60 learning takes more time than the plain
-            // search; at 80 and 100 it wins some proofs, loses others and misses completions
-            // the plain search finds; at 128 it proves every "none" board faster.
-            on: search.dual && instance.n() > LEARN_FROM,
+            // search; at 80 and 90 it misses completions the plain search finds; at 100 it
+            // decides as many boards as the plain search, in less time in all; at 128 it
+            // proves every "none" board faster.
+            mode: match instance.n() {
+                _ if !search.dual => Mode::Plain,
+                n if n >= LEARN_FROM => Mode::Learn,
+                n if n >= LEARN_FIRST_FROM => Mode::LearnFirst,
+                _ => Mode::Plain,
+            },
+            first_nodes: LEARN_FIRST_NODES,
             learner: None,
             blocked: instance.blocked().collect(),
             search,
@@ -208,16 +234,51 @@ impl<W: Word> Learning<W> {
     }
 }
 
+impl<W: Word> Learning<W> {
+    fn learn(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
+        let (n, blocked) = (self.search.dom.n(), &self.blocked);
+        let learner = self
+            .learner
+            .get_or_insert_with(|| Learner::new(n, blocked.iter().copied()));
+        self.search.find_learning(learner, stop)
+    }
+
+    /// Learning for `first_nodes`, then the plain search as it would have run alone
+    /// (same tie-breaking), within what is left of the caller's limits.
+    fn learn_first(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
+        let started = Instant::now();
+        let options = self.search.options;
+        let (nodes, ties) = (
+            self.search.stats.nodes,
+            (self.search.key.clone(), self.search.rng.clone()),
+        );
+        let budget = options
+            .node_limit
+            .map_or(self.first_nodes, |l| l.min(self.first_nodes));
+        self.search.options.node_limit = Some(budget);
+        let learned = self.learn(stop);
+        self.search.options = options;
+        if learned.1 != Status::NodeLimit || options.node_limit == Some(budget) {
+            return learned;
+        }
+        let used = self.search.stats.nodes - nodes;
+        self.search.options.node_limit = options.node_limit.map(|l| l - used);
+        self.search.options.time_limit = options
+            .time_limit
+            .map(|t| t.saturating_sub(started.elapsed()));
+        (self.search.key, self.search.rng) = ties;
+        let plain = self.search.find(stop);
+        self.search.options = options;
+        plain
+    }
+}
+
 impl<W: Word> Engine for Learning<W> {
     fn find(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
-        if self.on {
-            let (n, blocked) = (self.search.dom.n(), &self.blocked);
-            let learner = self
-                .learner
-                .get_or_insert_with(|| Learner::new(n, blocked.iter().copied()));
-            self.search.find_learning(learner, stop)
-        } else {
-            self.search.find(stop)
+        match self.mode {
+            Mode::Plain => self.search.find(stop),
+            Mode::Learn => self.learn(stop),
+            Mode::LearnFirst => self.learn_first(stop),
         }
     }
 
@@ -243,7 +304,7 @@ impl<W: Word> Engine for Learning<W> {
     }
 
     fn set_learning(&mut self, on: bool) {
-        self.on = on;
+        self.mode = if on { Mode::Learn } else { Mode::Plain };
     }
 
     #[cfg(test)]
@@ -318,8 +379,10 @@ impl<'s> Solver<'s> {
     }
 
     /// Turns no-good learning on or off for [`find`](Self::find). It is on by default for
-    /// boards of 101 to 128 with blocked squares, where proving that no completion exists is
-    /// the hard part; counting and listing never learn, nor do boards wider than 128.
+    /// boards of 100 to 128 with blocked squares, where proving that no completion exists is
+    /// the hard part; boards of 90 to 99 learn for a while, then search without learning (this
+    /// turns either on for good); counting and listing never learn, nor do boards wider than
+    /// 128.
     ///
     /// ```
     /// use nqueens::cp::{Instance, Solver};
@@ -434,6 +497,19 @@ impl Solver<'_> {
     /// How many queens minimisation took out of the no-goods so far.
     pub(crate) fn minimised(&self) -> u64 {
         self.search.minimised()
+    }
+
+    /// A solver that learns for `nodes` nodes, then searches plainly, whatever the width.
+    pub(crate) fn with_learn_first(instance: &Instance, options: Options, nodes: u64) -> Self {
+        let n = instance.n();
+        assert!(n <= Bits64::MAX_N && instance.blocked().next().is_some());
+        let blocked = instance.blocked().map(|(r, c)| (r as u32, c as u32));
+        let mut l = Learning::new(Bits64::new(n, blocked), instance, options);
+        (l.mode, l.first_nodes) = (Mode::LearnFirst, nodes);
+        Solver {
+            search: Box::new(l),
+            stop: &NEVER,
+        }
     }
 
     /// A learning solver whose no-good store is cut back at every restart past `cap`

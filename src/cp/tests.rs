@@ -303,3 +303,50 @@ fn learning_agrees_with_the_plain_search_near_the_transition() {
     assert!(both[0] >= 20 && both[1] >= 20, "{both:?}");
     assert!(restarts >= 100, "{restarts}");
 }
+
+#[test]
+fn learning_first_then_the_plain_search_as_it_runs_alone() {
+    // Boards of 14 to 40 near the transition, learning for a few nodes and then searching
+    // plainly: the answer of the plain search, and after the switch exactly its failures (the
+    // same tree: ties are restored), within a node limit counted over both.
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let (mut switched, mut learned_it) = (0, 0);
+    for i in 0..120 {
+        let n = rng.gen_range(14..=40);
+        let share = rng.gen_range(70..=86);
+        let inst = super::blocked_board(n, n * n * share / 100, 1, rng.r#gen());
+        let mut plain = Solver::new(&inst, Options::default()).learning(false);
+        let (alone, _) = plain.find();
+        let limit = (i % 4 == 0).then_some(60);
+        let options = Options {
+            node_limit: limit,
+            ..Options::default()
+        };
+        let mut solver = Solver::with_learn_first(&inst, options, 30);
+        let (found, status) = solver.find();
+        assert!(found.as_ref().is_none_or(|p| inst.admits(p)), "{inst}");
+        let stats = solver.stats();
+        if let Some(limit) = limit {
+            assert!(stats.nodes <= limit, "{inst}: {} nodes", stats.nodes);
+        }
+        if status == Status::NodeLimit {
+            continue;
+        }
+        assert_eq!(found.is_some(), alone.is_some(), "{inst}");
+        // Every failure of the learning phase gives a no-good, but one at the root.
+        if stats.failures > stats.nogoods + 1 {
+            assert_eq!(
+                stats.failures - stats.nogoods,
+                plain.stats().failures,
+                "{inst}"
+            );
+            switched += 1;
+        } else {
+            learned_it += 1;
+        }
+    }
+    assert!(
+        switched >= 20 && learned_it >= 20,
+        "{switched} {learned_it}"
+    );
+}

@@ -1,6 +1,7 @@
 //! No-good learning (`Solver::learning`, `nqueens complete --learning`): answers against brute
 //! force on small generated boards, against the answers recorded from OR-Tools CP-SAT on the
-//! hard ones, and against the plain search on boards of 65 to 128 (the default above 100).
+//! hard ones, and against the plain search on boards of 65 to 128 (the default from 100; 90 to
+//! 99 learn first).
 
 use crate::common;
 
@@ -50,14 +51,14 @@ fn hard_boards_keep_the_answers_recorded_from_cp_sat() {
 #[test]
 fn wide_boards_learn_by_default_and_agree_with_the_plain_search() {
     // Boards of 65 to 128 past their transition (most have no completion, the proofs short);
-    // learning is the default above 100.
+    // learning is the default from 100.
     let mut answers = [0, 0];
-    for (i, n) in [65, 72, 90, 101, 110, 128].into_iter().enumerate() {
+    for (i, n) in [65, 72, 90, 100, 101, 110, 128].into_iter().enumerate() {
         for share in [95, 97] {
             let inst = blocked_board(n, n * n * share / 100, 1, i as u64);
             let mut plain = Solver::new(&inst, Options::default()).learning(false);
             let mut learning = Solver::new(&inst, Options::default());
-            if n <= 100 {
+            if n < 100 {
                 learning = learning.learning(true);
             }
             let (a, b) = (plain.find(), learning.find());
@@ -71,6 +72,28 @@ fn wide_boards_learn_by_default_and_agree_with_the_plain_search() {
         }
     }
     assert!(answers[0] >= 3, "{answers:?}");
+}
+
+#[test]
+fn learning_is_the_default_from_90_columns() {
+    // The first board of each width whose search fails more than once (a no-good is learned
+    // from every failure but the last); the node limit keeps the plain search at 89 short, and
+    // ends the learning of 90 to 99 before it would give way to the plain search.
+    let options = Options {
+        node_limit: Some(20_000),
+        ..Options::default()
+    };
+    for n in [89, 90, 99, 100, 128] {
+        let failing = (0..20).find_map(|seed| {
+            let inst = blocked_board(n, n * n * 94 / 100, 1, seed);
+            let mut solver = Solver::new(&inst, options);
+            let (found, _) = solver.find();
+            assert!(found.is_none_or(|p| inst.admits(&p)), "{inst}");
+            (solver.stats().failures > 1).then(|| solver.stats().nogoods)
+        });
+        let nogoods = failing.unwrap_or_else(|| panic!("no board of {n} fails twice"));
+        assert_eq!(nogoods > 0, n >= 90, "{n} columns: {nogoods} no-goods");
+    }
 }
 
 #[test]
