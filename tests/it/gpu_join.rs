@@ -364,6 +364,46 @@ fn a_stopped_run_reports_its_finished_batches_and_resumes_exactly() {
 }
 
 #[test]
+fn a_stopped_run_with_cpu_threads_beside_resumes_exactly() {
+    // Stopped at the device's first batch, while the CPU threads count from the back.
+    let tasks = JoinTasks::new(16).unwrap();
+    let all: Vec<usize> = (0..tasks.len()).collect();
+    let stop = AtomicBool::new(false);
+    let mut backend = Hooked {
+        inner: HostJoin::default(),
+        collects: 0,
+        hook: |collect| {
+            if collect == 1 {
+                stop.store(true, Ordering::Relaxed);
+            }
+            Ok(())
+        },
+    };
+    let (report, first) = tallies_beside(&tasks, &all, &mut backend, 2, &stop);
+    report.unwrap();
+    // (How many the CPU threads finished before the stop depends on the machine's timing.)
+    for (&index, &tally) in &first {
+        assert_eq!(tally, tasks.count(index), "task {index}");
+    }
+    let rest: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|i| !first.contains_key(i))
+        .collect();
+    let (report, second) = tallies_beside(
+        &tasks,
+        &rest,
+        &mut HostJoin::default(),
+        2,
+        &AtomicBool::new(false),
+    );
+    report.unwrap();
+    assert_eq!(first.len() + second.len(), tasks.len());
+    let sum: Tally = first.values().chain(second.values()).copied().sum();
+    assert_eq!((sum.total, sum.unique()), (14772512, 1846955));
+}
+
+#[test]
 fn the_gpu_counts_with_the_join_from_its_threshold_and_backtracks_below() {
     use nqueens::counter::Method;
     use nqueens::engine::device::GPU_JOIN_FROM;
