@@ -1,24 +1,30 @@
 // The join's words made on the GPU: each join's two halves glued from the quarter lists held in
 // device memory, sorted into classes and packed, and the tiles that `join.cu` counts, all
-// without the host. One source for two compilers, as `join.cu`: NVRTC compiles `nq_make` for
-// the GPU; the host C++ compiler compiles `nq_make_host` for the tests (build script, `cuda`
-// feature), which plays each block's threads one after the other, phase by phase, through the
-// same functions, the barriers between the phases.
+// without the host. One source for two compilers, as `join.cu`: NVRTC compiles `nq_glue_tops`,
+// `nq_make` and `nq_sum_joins` for the GPU; the host C++ compiler compiles their `_host` copies
+// for the tests (build script, `cuda` feature), which play each block's threads one after the
+// other, phase by phase, through the same functions, the barriers between the phases.
 //
-// The host plans a batch (`engine::device::gpu::make`): for each join a record of
-// NQM_JOIN_WORDS numbers, what the CPU join would look up in its quarter lists (`half.rs`): per
-// half, the key of its first row set's left list, the key of the matching right list, and the
-// number of row sets (the row set `i` pairs left list `left_first + i` with right list
-// `right_last - i`); the middle row's blocked bits; where the join's words go, how many each
-// half may have at most (the pairs of entries it tries), and where its tiles go and how many
-// there may be at most. One block makes one join, in phases:
+// The host plans a batch (`engine::device::gpu::make`), with what the CPU join would look up in
+// its quarter lists (`half.rs`) for a half: the key of its first row set's left list, the key of
+// the matching right list, and the number of row sets (row set `i` pairs left list
+// `left_first + i` with right list `right_last - i`). Per task a record of NQM_TOP_WORDS
+// numbers: its top half's keys, and where its entries go and how many there may be (the pairs
+// of entries it tries). Per join a record of NQM_JOIN_WORDS: its task's top record, its bottom
+// half's keys, the middle row's blocked bits, where the join's words go and how many each half
+// may have at most, and where its tiles go and how many there may be at most.
 //
-// 1. **Glue** both halves: a warp per row set, its lanes over the pairs of entries (a place for
-//    the words a warp finds taken with one atomic add); a pair whose
-//    entries share no diagonal and leave the middle queen free is a placement of the half, its
-//    word the entries' OR (turned for the bottom half, whose families come the other way round).
-//    The words go to `staging`, in the order the lanes find them (order does not matter: the
-//    count of disjoint pairs does not depend on it).
+// `nq_glue_tops` glues each task's top half once, whole entries (the bits above the word say
+// which middle columns a placement attacks). Then one block of `nq_make` makes one join, in
+// phases:
+//
+// 1. **Glue**: the task's top entries that leave the join's middle queen free, trimmed to the
+//    word; and the bottom half glued, a warp per row set, its lanes over the pairs of entries (a
+//    place for the words a warp finds taken with one atomic add): a pair whose entries share no
+//    diagonal and leave the middle queen free is a placement of the half, its word the entries'
+//    OR, turned (the bottom half's families come the other way round). The words go to
+//    `staging`, in the order the lanes find them (order does not matter: the count of disjoint
+//    pairs does not depend on it).
 // 2. **Cut bits**, as the host listing chose them (`gpu::join`): `k` from the larger side's words
 //    free of the long diagonals (about 512 a bucket, at least the layout's fewest, at most 8),
 //    and the `k` busiest bits of both sides, counted on 32 words of each spread evenly.
@@ -33,7 +39,8 @@
 // A status record per join says what it made (NQM_STATUS_WORDS words): the two halves' words,
 // `k`, the cut bits (low and high 32), the tiles used, and an error (1: more words than the
 // plan's bound, 2: more tiles): the plan's bounds are exact upper bounds, so an error is a
-// planning fault, and the host refuses the batch.
+// planning fault, and the host refuses the batch. `nq_sum_joins` then adds each join's tile
+// slots' sums, what goes back to the host with the status.
 
 typedef unsigned int nq_u32;
 typedef unsigned long long nq_u64;

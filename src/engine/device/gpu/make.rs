@@ -1,12 +1,13 @@
-//! The join's words made on the GPU (`make.cu`): the host plans a batch, a few numbers per join,
-//! and the device glues each join's halves from the quarter lists it holds, sorts them into
-//! classes, packs them and lays out the tiles that `join.cu` counts. Only the plan goes to the
-//! device and only a sum per tile slot comes back.
+//! The join's words made on the GPU (`make.cu`): the host plans a batch, a few numbers per task
+//! and per join, and the device glues each task's top half and each join's bottom half from the
+//! quarter lists it holds, sorts the words into classes, packs them and lays out the tiles that
+//! `join.cu` counts. Only the plan goes to the device, and only a sum and a status per join
+//! come back.
 //!
-//! A [`Plan`] is a batch of main tasks: per join, where its halves' placements are in the quarter
-//! lists (`JoinKeys`), where its words go and how many each half may have at most (the pairs of
-//! quarter entries it tries, an exact upper bound), and how many tile slots it may fill at most
-//! (see `Plan::add`). [`make_on_host`] runs the device's code compiled for the CPU and gives a
+//! A [`Plan`] is a batch of main tasks: per task, where its top half's placements are in the
+//! quarter lists; per join, where its bottom half's are (`JoinKeys`), where its words go and how
+//! many each half may have at most (the pairs of quarter entries it tries, an exact upper
+//! bound), and how many tile slots it may fill at most (see `Plan::add`). [`make_on_host`] runs the device's code compiled for the CPU and gives a
 //! [`JoinBatch`], which the tests and the host backend count and check like any other.
 
 use super::GpuError;
