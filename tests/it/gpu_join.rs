@@ -325,8 +325,10 @@ fn a_failing_device_is_an_error_and_what_was_reported_is_right() {
     }
 }
 
-#[test]
-fn a_stopped_run_reports_its_finished_batches_and_resumes_exactly() {
+/// N = 16 counted with `beside` CPU threads, stopped at the device's first batch, then the
+/// tasks left counted by a second run: every task once, each as the CPU join counts it, the
+/// published sum. The first run's tallies are returned.
+fn stopped_at_the_first_batch_then_resumed(beside: usize) -> BTreeMap<usize, Tally> {
     let tasks = JoinTasks::new(16).unwrap();
     let all: Vec<usize> = (0..tasks.len()).collect();
     let stop = AtomicBool::new(false);
@@ -340,48 +342,8 @@ fn a_stopped_run_reports_its_finished_batches_and_resumes_exactly() {
             Ok(())
         },
     };
-    let (report, first) = tallies_through_runner(&tasks, &all, &mut backend, &stop);
+    let (report, first) = tallies_beside(&tasks, &all, &mut backend, beside, &stop);
     report.unwrap();
-    assert!(
-        !first.is_empty() && first.len() < tasks.len(),
-        "{} tasks",
-        first.len()
-    );
-    let rest: Vec<usize> = all
-        .iter()
-        .copied()
-        .filter(|i| !first.contains_key(i))
-        .collect();
-    let (report, second) = tallies_through_runner(
-        &tasks,
-        &rest,
-        &mut HostJoin::default(),
-        &AtomicBool::new(false),
-    );
-    report.unwrap();
-    let sum: Tally = first.values().chain(second.values()).copied().sum();
-    assert_eq!((sum.total, sum.unique()), (14772512, 1846955));
-}
-
-#[test]
-fn a_stopped_run_with_cpu_threads_beside_resumes_exactly() {
-    // Stopped at the device's first batch, while the CPU threads count from the back.
-    let tasks = JoinTasks::new(16).unwrap();
-    let all: Vec<usize> = (0..tasks.len()).collect();
-    let stop = AtomicBool::new(false);
-    let mut backend = Hooked {
-        inner: HostJoin::default(),
-        collects: 0,
-        hook: |collect| {
-            if collect == 1 {
-                stop.store(true, Ordering::Relaxed);
-            }
-            Ok(())
-        },
-    };
-    let (report, first) = tallies_beside(&tasks, &all, &mut backend, 2, &stop);
-    report.unwrap();
-    // (How many the CPU threads finished before the stop depends on the machine's timing.)
     for (&index, &tally) in &first {
         assert_eq!(tally, tasks.count(index), "task {index}");
     }
@@ -394,13 +356,30 @@ fn a_stopped_run_with_cpu_threads_beside_resumes_exactly() {
         &tasks,
         &rest,
         &mut HostJoin::default(),
-        2,
+        beside,
         &AtomicBool::new(false),
     );
     report.unwrap();
     assert_eq!(first.len() + second.len(), tasks.len());
     let sum: Tally = first.values().chain(second.values()).copied().sum();
     assert_eq!((sum.total, sum.unique()), (14772512, 1846955));
+    first
+}
+
+#[test]
+fn a_stopped_run_reports_its_finished_batches_and_resumes_exactly() {
+    let first = stopped_at_the_first_batch_then_resumed(0);
+    assert!(
+        !first.is_empty() && first.len() < JoinTasks::new(16).unwrap().len(),
+        "{} tasks",
+        first.len()
+    );
+}
+
+#[test]
+fn a_stopped_run_with_cpu_threads_beside_resumes_exactly() {
+    // How many tasks the CPU threads finished before the stop depends on the machine's timing.
+    stopped_at_the_first_batch_then_resumed(2);
 }
 
 #[test]
