@@ -295,30 +295,32 @@ impl JoinBackend for CudaJoin {
         let start = stream
             .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(driver_error)?;
-        if top_count > 0 {
-            let mut launch = stream.launch_builder(&self.glue_tops);
+        // Both making kernels start with the quarter lists and the tops: `nq_glue_tops` glues
+        // the tops, `nq_make` reads them. A block per top or per join.
+        let making = |function| {
+            let mut launch = stream.launch_builder(function);
             for list in &quarters.slices {
                 launch.arg(list);
             }
             launch.arg(&tops).arg(&top_staging).arg(&top_counts);
-            let config = LaunchConfig {
-                grid_dim: (top_count as u32, 1, 1),
-                block_dim: (make::BLOCK, 1, 1),
-                shared_mem_bytes: 0,
-            };
+            launch
+        };
+        let blocks = |n: usize| LaunchConfig {
+            grid_dim: (n as u32, 1, 1),
+            block_dim: (make::BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        if top_count > 0 {
+            let mut launch = making(&self.glue_tops);
             // SAFETY: the arguments match `nq_glue_tops`'s parameters in order and type: the
             // quarter lists (entries and 64-bit starts, left then right, as the plan's keys
             // were taken from), the plan's tops (one block each: `top_count` of them), a place
             // for each top's bound of entries (`Plan::add_task` gives each top the next ones;
             // the glue writes no more than its bound) and a count per top.
-            unsafe { launch.launch(config) }.map_err(driver_error)?;
+            unsafe { launch.launch(blocks(top_count)) }.map_err(driver_error)?;
         }
         if joins > 0 {
-            let mut launch = stream.launch_builder(&self.make);
-            for list in &quarters.slices {
-                launch.arg(list);
-            }
-            launch.arg(&tops).arg(&top_staging).arg(&top_counts);
+            let mut launch = making(&self.make);
             for input in &plan_slices {
                 launch.arg(input);
             }
@@ -326,21 +328,17 @@ impl JoinBackend for CudaJoin {
                 launch.arg(output);
             }
             launch.arg(&status);
-            let config = LaunchConfig {
-                grid_dim: (joins as u32, 1, 1),
-                block_dim: (make::BLOCK, 1, 1),
-                shared_mem_bytes: 0,
-            };
             // SAFETY: the arguments match `nq_make`'s parameters in order and type: the
             // quarter lists (entries and 64-bit starts, left then right, as the plan's keys
             // were taken from), the tops with their entries and counts just glued (each join's
             // top one of them, `plan.check`; it reads at most its count or bound), the plan's
-            // join records (one block each: `joins` of them) and the board, then a place per planned word for the glued words and for the packed
-            // words' low and high halves (high only written for wide words, which get as many),
-            // two class tables per join, a tile record per slot and a status per join. The plan's
-            // bounds are exact upper bounds of what a join makes and the kernel writes no more
-            // (an overflow goes to the status); indices fit 32 bits (`plan.check`).
-            unsafe { launch.launch(config) }.map_err(driver_error)?;
+            // join records (one block each: `joins` of them) and the board, then a place per
+            // planned word for the glued words and for the packed words' low and high halves
+            // (high only written for wide words, which get as many), two class tables per
+            // join, a tile record per slot and a status per join. The plan's bounds are exact
+            // upper bounds of what a join makes and the kernel writes no more (an overflow
+            // goes to the status); indices fit 32 bits (`plan.check`).
+            unsafe { launch.launch(blocks(joins)) }.map_err(driver_error)?;
         }
         if slots > 0 {
             let mut launch = stream.launch_builder(&self.join);
