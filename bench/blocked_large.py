@@ -40,6 +40,16 @@ def board(n, m, seed):
     return blocked_board(n, m, random.Random(f"blocked {n} {m} 1 {seed}"), 1)
 
 
+def boards(args):
+    """(n, m, seed, blocked squares) for each `N:m,m,...` of `args.boards` and each seed."""
+    for spec in args.boards:
+        n, ms = spec.split(":")
+        n = int(n)
+        for m in [int(x) for x in ms.split(",")]:
+            for seed in range(args.seeds):
+                yield n, m, seed, board(n, m, seed)
+
+
 def ours(binary, tmp, n, blocked, limit_s, extra=()):
     """`nqueens complete` with a time limit: (answer, seconds, stats), answer True, False or
     None (gave up). A completion is checked against the board before it counts."""
@@ -127,24 +137,19 @@ def learning(args):
     print("| N | blocked | seed | answer | learning | failures | plain | failures |")
     print("|---:|---:|---:|---|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
-        for spec in args.boards:
-            n, ms = spec.split(":")
-            n = int(n)
-            for m in [int(x) for x in ms.split(",")]:
-                for seed in range(args.seeds):
-                    blocked = board(n, m, seed)
-                    runs = [ours(args.nqueens, tmp, n, blocked, args.limit, [flag])
-                            for flag in ("--learning", "--no-learning")]
-                    decided = {a for a, _, _ in runs if a is not None}
-                    if len(decided) > 1:
-                        sys.exit(f"{n} {m} {seed}: learning and the plain search disagree")
-                    answer = word(decided.pop()) if decided else "-"
-                    cells = []
-                    for a, t, stats in runs:
-                        cells += [secs(t) if a is not None else f"not decided ({t:.1f} s)",
-                                  stats.get("failures", "")]
-                    print(f"| {n} | {m} | {seed} | {answer} | " + " | ".join(cells) + " |",
-                          flush=True)
+        for n, m, seed, blocked in boards(args):
+            runs = [ours(args.nqueens, tmp, n, blocked, args.limit, [flag])
+                    for flag in ("--learning", "--no-learning")]
+            decided = {a for a, _, _ in runs if a is not None}
+            if len(decided) > 1:
+                sys.exit(f"{n} {m} {seed}: learning and the plain search disagree")
+            answer = word(decided.pop()) if decided else "-"
+            cells = []
+            for a, t, stats in runs:
+                cells += [secs(t) if a is not None else f"not decided ({t:.1f} s)",
+                          stats.get("failures", "")]
+            print(f"| {n} | {m} | {seed} | {answer} | " + " | ".join(cells) + " |",
+                  flush=True)
 
 
 def compare(args):
@@ -157,43 +162,38 @@ def compare(args):
           "| CP-SAT (1 worker) | branches | conflicts | restarts | CP-SAT / nqueens |")
     print("|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
-        for spec in args.boards:
-            n, ms = spec.split(":")
-            n = int(n)
-            for m in [int(x) for x in ms.split(",")]:
-                for seed in range(args.seeds):
-                    blocked = board(n, m, seed)
-                    key = f"{n} {m} {seed}"
-                    kept = cache.get(key)
-                    if kept is None or (kept[0] is None and kept[3] < args.cpsat_limit):
-                        if args.ours_only:
-                            kept = [None, float("nan"), {}, 0]
-                        else:
-                            cache[key] = [*cpsat(n, blocked, args.cpsat_limit), args.cpsat_limit]
-                            kept = cache[key]
-                            if args.cpsat_cache:
-                                with open(args.cpsat_cache, "w") as f:
-                                    json.dump(cache, f, indent=1)
-                    b, tb, sb, limit_b = kept
-                    a, ta, sa = ours(args.nqueens, tmp, n, blocked, args.limit,
-                                     args.ours_args.split())
-                    if a is not None and b is not None and a != b:
-                        sys.exit(f"{key}: the solvers disagree ({a} vs {b})")
-                    rows.append((n, m, seed, a, ta, b, tb))
-                    answer = word(a if a is not None else b)
-                    # A run that gave up shows the CPU time it had within its wall-clock limit:
-                    # on a loaded machine that is much less than the limit.
-                    mine = (secs(ta) if a is not None
-                            else f"not decided ({secs(ta)} CPU in {args.limit:.0f} s)")
-                    theirs = (secs(tb) if b is not None
-                              else f"not decided ({secs(tb)} CPU in {limit_b:.0f} s)" if limit_b
-                              else "-")
-                    ratio = f"{tb / ta:.1f}x" if a is not None and b is not None else "-"
-                    print(f"| {n} | {m} | {seed} | {answer} | {mine} | {sa.get('nodes', '')} "
-                          f"| {sa.get('failures', '')} | {sa.get('nogoods', '')} "
-                          f"| {sa.get('restarts', '')} | {theirs} | {sb.get('branches', '')} "
-                          f"| {sb.get('conflicts', '')} | {sb.get('restarts', '')} | {ratio} |",
-                          flush=True)
+        for n, m, seed, blocked in boards(args):
+            key = f"{n} {m} {seed}"
+            kept = cache.get(key)
+            if kept is None or (kept[0] is None and kept[3] < args.cpsat_limit):
+                if args.ours_only:
+                    kept = [None, float("nan"), {}, 0]
+                else:
+                    cache[key] = [*cpsat(n, blocked, args.cpsat_limit), args.cpsat_limit]
+                    kept = cache[key]
+                    if args.cpsat_cache:
+                        with open(args.cpsat_cache, "w") as f:
+                            json.dump(cache, f, indent=1)
+            b, tb, sb, limit_b = kept
+            a, ta, sa = ours(args.nqueens, tmp, n, blocked, args.limit,
+                             args.ours_args.split())
+            if a is not None and b is not None and a != b:
+                sys.exit(f"{key}: the solvers disagree ({a} vs {b})")
+            rows.append((n, m, seed, a, ta, b, tb))
+            answer = word(a if a is not None else b)
+            # A run that gave up shows the CPU time it had within its wall-clock limit:
+            # on a loaded machine that is much less than the limit.
+            mine = (secs(ta) if a is not None
+                    else f"not decided ({secs(ta)} CPU in {args.limit:.0f} s)")
+            theirs = (secs(tb) if b is not None
+                      else f"not decided ({secs(tb)} CPU in {limit_b:.0f} s)" if limit_b
+                      else "-")
+            ratio = f"{tb / ta:.1f}x" if a is not None and b is not None else "-"
+            print(f"| {n} | {m} | {seed} | {answer} | {mine} | {sa.get('nodes', '')} "
+                  f"| {sa.get('failures', '')} | {sa.get('nogoods', '')} "
+                  f"| {sa.get('restarts', '')} | {theirs} | {sb.get('branches', '')} "
+                  f"| {sb.get('conflicts', '')} | {sb.get('restarts', '')} | {ratio} |",
+                  flush=True)
     both = [r for r in rows if r[3] is not None and r[5] is not None]
     print()
     print(f"{len(rows)} boards: CP-SAT decides {sum(r[5] is not None for r in rows)}, nqueens "
