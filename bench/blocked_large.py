@@ -12,6 +12,9 @@ Run from the repository root after `cargo build --release`, with OR-Tools instal
         --cpsat-cache /tmp/cpsat-large.json
     # which search to make the default at one width: ours with and without learning
     python3 bench/blocked_large.py learning 100:8900,9400 --seeds 4 --limit 20
+    # a clause-learning SAT solver on the same boards (CaDiCaL 1.9.5 through PySAT:
+    # `pip install python-sat`), up to 2 million conflicts a board: how hard the boards are
+    python3 bench/blocked_large.py sat 80:5750,5850 --seeds 4 --conflicts 2000000
 
 Boards come from `blocked_gen.py` (mininfile 1, seeds 0, 1, ...), so `N m seed` names a board
 everywhere. Times are the smaller of wall-clock and CPU time of the search, as in
@@ -72,12 +75,7 @@ def ours(binary, tmp, n, blocked, limit_s, extra=()):
     if run.returncode == 1:
         return False, elapsed, stats
     cols = [int(x) - 1 for x in run.stdout.split()]
-    bad = set(blocked)
-    ok = (len(cols) == n and len(set(cols)) == n
-          and len({r + c for r, c in enumerate(cols)}) == n
-          and len({r - c for r, c in enumerate(cols)}) == n
-          and not any((r, c) in bad for r, c in enumerate(cols)))
-    if not ok:
+    if not valid(n, blocked, cols):
         sys.exit(f"N={n}: the completion printed is not one: {run.stdout}")
     return True, elapsed, stats
 
@@ -105,6 +103,60 @@ def cpsat(n, blocked, limit_s):
     stats = {"branches": solver.NumBranches(), "conflicts": solver.NumConflicts(),
              "restarts": solver.ResponseProto().num_restarts}
     return answer, elapsed, stats
+
+
+def cadical(n, blocked, conflicts):
+    """CaDiCaL 1.9.5 (PySAT) on the direct encoding: a Boolean per free square, exactly one
+    queen in each row and each column, at most one on each diagonal (sequential counters past
+    six squares, pairs below), up to `conflicts` conflicts (PySAT cannot stop CaDiCaL on a
+    clock). (answer, CPU seconds, conflicts), answer None when it gave up."""
+    from pysat.card import CardEnc, EncType
+    from pysat.solvers import Solver
+    bad = set(blocked)
+    var = {}
+    for r in range(n):
+        for c in range(n):
+            if (r, c) not in bad:
+                var[r, c] = len(var) + 1
+    top, clauses = len(var), []
+
+    def at_most_one(lits):
+        nonlocal top
+        if len(lits) > 1:
+            kind = EncType.seqcounter if len(lits) > 6 else EncType.pairwise
+            enc = CardEnc.atmost(lits, 1, top_id=top, encoding=kind)
+            top = max(top, enc.nv)
+            clauses.extend(enc.clauses)
+
+    lines = [[(r, c) for c in range(n)] for r in range(n)]
+    lines += [[(r, c) for r in range(n)] for c in range(n)]
+    for line in lines:
+        lits = [var[sq] for sq in line if sq in var]
+        clauses.append(lits)
+        at_most_one(lits)
+    for d in range(-n, n):
+        at_most_one([var[r, r - d] for r in range(n) if (r, r - d) in var])
+        at_most_one([var[r, d + n - r] for r in range(n) if (r, d + n - r) in var])
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        solver.conf_budget(conflicts)
+        start = time.process_time()
+        answer = solver.solve_limited()
+        elapsed = time.process_time() - start
+        if answer:
+            model = {lit for lit in solver.get_model() if lit > 0}
+            cols = [next(c for c in range(n) if var.get((r, c)) in model) for r in range(n)]
+            if not valid(n, blocked, cols):
+                sys.exit(f"N={n}: CaDiCaL's completion is not one")
+        return answer, elapsed, solver.accum_stats()["conflicts"]
+
+
+def valid(n, blocked, cols):
+    """Whether `cols` (a column per row) is a completion of the board."""
+    bad = set(blocked)
+    return (len(cols) == n and len(set(cols)) == n
+            and len({r + c for r, c in enumerate(cols)}) == n
+            and len({r - c for r, c in enumerate(cols)}) == n
+            and not any((r, c) in bad for r, c in enumerate(cols)))
 
 
 def secs(t):
@@ -150,6 +202,16 @@ def learning(args):
                           stats.get("failures", "")]
             print(f"| {n} | {m} | {seed} | {answer} | " + " | ".join(cells) + " |",
                   flush=True)
+
+
+def sat(args):
+    """CaDiCaL on each board, one row each."""
+    print("| N | blocked | seed | answer | CaDiCaL | conflicts |")
+    print("|---:|---:|---:|---|---:|---:|")
+    for n, m, seed, blocked in boards(args):
+        a, t, conflicts = cadical(n, blocked, args.conflicts)
+        shown = secs(t) if a is not None else f"not decided ({secs(t)} CPU)"
+        print(f"| {n} | {m} | {seed} | {word(a)} | {shown} | {conflicts} |", flush=True)
 
 
 def compare(args):
@@ -241,8 +303,12 @@ def main():
     d.add_argument("boards", nargs="+", help="N:m1,m2,... board sets")
     d.add_argument("--seeds", type=int, default=4, help="boards per (N, m), seeds 0, 1, ...")
     d.add_argument("--limit", type=float, default=20.0, help="seconds per run")
+    e = sub.add_parser("sat", help="CaDiCaL (PySAT) alone, one row per board")
+    e.add_argument("boards", nargs="+", help="N:m1,m2,... board sets")
+    e.add_argument("--seeds", type=int, default=4, help="boards per (N, m), seeds 0, 1, ...")
+    e.add_argument("--conflicts", type=int, default=2_000_000, help="conflicts per board")
     args = ap.parse_args()
-    {"sweep": sweep, "compare": compare, "learning": learning}[args.what](args)
+    {"sweep": sweep, "compare": compare, "learning": learning, "sat": sat}[args.what](args)
 
 
 if __name__ == "__main__":
