@@ -246,9 +246,10 @@ impl<W: Word> Search<Bits<W>> {
             (None, Status::Exhausted)
         };
         // Back to the root, squares restored, so that any later search starts clean.
+        // Queens first: a square is put back in a row without a queen.
         backtrack(&mut self.dom, learner, 0);
-        undo_removals(&mut self.dom, learner, 0);
         self.dom.undo_to(self.root);
+        undo_removals(&mut self.dom, learner, 0);
         learner.qhead = 0;
         self.stats.time += started.elapsed();
         found
@@ -442,7 +443,7 @@ fn watch<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, placed: Lit) -> Resu
 }
 
 fn remove<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, r: usize, c: usize, g: u32) {
-    dom.flip(r, c);
+    dom.remove_square(r, c);
     let l = learner.lit(r, c);
     learner.why[l as usize] = (dom.placed().len() as u32, g);
     learner.gone[l as usize] = true;
@@ -453,7 +454,7 @@ fn undo_removals<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, mark: usize)
     while learner.removed.len() > mark {
         let l = learner.removed.pop().expect("above the mark");
         let (r, c) = learner.square(l);
-        dom.flip(r, c);
+        dom.restore_square(r, c);
         learner.gone[l as usize] = false;
     }
 }
