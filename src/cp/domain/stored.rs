@@ -16,13 +16,13 @@ pub(crate) struct Stored<W: Word> {
     dom: Vec<W>,
     /// A placed row's domain before its queen, given back when the queen is taken off.
     saved: Vec<W>,
-    /// The rows of the open squares of each line: the `n` columns, then the `2n - 1` `\`
-    /// diagonals (`c - r + n - 1`), then the `2n - 1` `/` ones (`r + c`); line `k` is
+    /// The open squares of each line, as `r << 7 | c`: the `n` columns, then the `2n - 1`
+    /// `\` diagonals (`c - r + n - 1`), then the `2n - 1` `/` ones (`r + c`); line `k` is
     /// `open[start[k]..start[k + 1]]`.
-    open: Vec<u8>,
+    open: Vec<u16>,
     start: Vec<u32>,
-    /// The squares the queens took, as `r << 7 | c`, in order: the first `taken` are live,
-    /// and each placed row's first is at `since[r]`.
+    /// The squares the queens took, in order: the first `taken` are live, and each placed
+    /// row's first is at `since[r]`.
     took: Vec<u16>,
     taken: usize,
     since: Vec<u32>,
@@ -34,7 +34,7 @@ impl<W: Word> Domains<W> for Stored<W> {
         for (r, &o) in open.iter().enumerate() {
             for c in (0..n).filter(|&c| o & W::bit(c) != W::ZERO) {
                 for k in [c, 2 * n - 1 + c - r, 3 * n - 1 + r + c] {
-                    lines[k].push(r as u8);
+                    lines[k].push((r << 7 | c) as u16);
                 }
             }
         }
@@ -72,17 +72,15 @@ impl<W: Word> Domains<W> for Stored<W> {
         self.saved[r] = self.dom[r];
         self.dom[r] = W::ZERO;
         let n = self.n;
-        // The column of each line in row `r2`: `c`, `c + (r2 - r)`, `c - (r2 - r)`.
-        let lines = [(c, 0), (2 * n - 1 + c - r, 1), (3 * n - 1 + r + c, -1)];
-        for (line, step) in lines {
+        for line in [c, 2 * n - 1 + c - r, 3 * n - 1 + r + c] {
             for k in self.start[line] as usize..self.start[line + 1] as usize {
-                let r2 = self.open[k] as usize;
-                let c2 = (c as isize + step * (r2 as isize - r as isize)) as usize;
-                let took = self.dom[r2] & W::bit(c2);
+                let sq = self.open[k];
+                let r2 = usize::from(sq >> 7);
+                let took = self.dom[r2] & W::bit(usize::from(sq & 127));
                 self.dom[r2] ^= took;
                 // Written always, kept when a square was taken: whether one is, is a coin
                 // toss that a branch would keep mispredicting.
-                self.took[self.taken] = (r2 << 7 | c2) as u16;
+                self.took[self.taken] = sq;
                 self.taken += usize::from(took != W::ZERO);
             }
         }
