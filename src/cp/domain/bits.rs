@@ -3,10 +3,10 @@
 //!
 //! The word chooses how the domains are kept ([`Word::Domains`]): up to 64 columns they are
 //! computed from line masks when asked for ([`Lines`]), a few word operations; up to 128
-//! they are stored ([`Stored`]), because computing one means shifting two double-width
-//! diagonal masks into place, which cost a quarter of the learning search's time at 100
-//! columns (docs/completion.md). Either way the rest of the board (queens, the row set, the
-//! trail, the column supports) is this file's, and searches see one type.
+//! they are stored ([`Stored`]), because computing one there means shifting two
+//! double-width diagonal masks into place for every row a propagation pass reads
+//! (docs/completion.md). Either way the rest of the board (queens, the row set, the trail,
+//! the column supports) is this file's, and searches see one type.
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shr};
 
