@@ -81,9 +81,9 @@ enum Conflict {
 /// The learning state of one board: no-goods, their watches, removed squares and the levels.
 pub(crate) struct Learner {
     n: usize,
-    /// Blocked squares of the instance, a flag per square (the board's blocked masks mix them
-    /// with removed squares).
-    blocked: Vec<Vec<bool>>,
+    /// Blocked squares of the instance, a flag per literal: the board does not tell them
+    /// from removed squares.
+    blocked: Vec<bool>,
     /// The squares not blocked, by row and by column: reasons are only needed for them.
     open_in_row: Vec<Vec<u32>>,
     open_in_col: Vec<Vec<u32>>,
@@ -147,9 +147,15 @@ impl Learner {
         let open_in_col = (0..n)
             .map(|c| (0..n).filter(|&r| !grid[r][c]).map(|r| r as u32).collect())
             .collect();
+        let mut flags = vec![false; n << SHIFT];
+        for (r, row) in grid.iter().enumerate() {
+            for (c, &b) in row.iter().enumerate() {
+                flags[r << SHIFT | c] = b;
+            }
+        }
         Learner {
             n,
-            blocked: grid,
+            blocked: flags,
             open_in_row,
             open_in_col,
             arena: Vec::new(),
@@ -246,9 +252,10 @@ impl<W: Word> Search<Bits<W>> {
             (None, Status::Exhausted)
         };
         // Back to the root, squares restored, so that any later search starts clean.
+        // Queens first: a square is put back in a row without a queen.
         backtrack(&mut self.dom, learner, 0);
-        undo_removals(&mut self.dom, learner, 0);
         self.dom.undo_to(self.root);
+        undo_removals(&mut self.dom, learner, 0);
         learner.qhead = 0;
         self.stats.time += started.elapsed();
         found
@@ -442,7 +449,7 @@ fn watch<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, placed: Lit) -> Resu
 }
 
 fn remove<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, r: usize, c: usize, g: u32) {
-    dom.flip(r, c);
+    dom.remove_square(r, c);
     let l = learner.lit(r, c);
     learner.why[l as usize] = (dom.placed().len() as u32, g);
     learner.gone[l as usize] = true;
@@ -453,7 +460,7 @@ fn undo_removals<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, mark: usize)
     while learner.removed.len() > mark {
         let l = learner.removed.pop().expect("above the mark");
         let (r, c) = learner.square(l);
-        dom.flip(r, c);
+        dom.restore_square(r, c);
         learner.gone[l as usize] = false;
     }
 }
@@ -721,22 +728,20 @@ fn explain_square(
     root: usize,
 ) -> bool {
     let n = learner.n;
-    let attacker = [
-        learner.owner_col[c],
-        learner.owner_diag[c + n - 1 - r],
-        learner.owner_anti[r + c],
-    ]
-    .into_iter()
-    .filter(|&j| j != NOBODY && (j as usize) < before)
-    .min();
-    if let Some(j) = attacker {
-        out.push(j);
-        return true;
-    }
-    if learner.blocked[r][c] {
+    // With `NOW` as `NOBODY`, a line without a queen is never earlier, and every queen is.
+    let before32 = before.min(NOBODY as usize) as u32;
+    let early = |j: u32| if j < before32 { j } else { NOBODY };
+    let attacker = early(learner.owner_col[c])
+        .min(early(learner.owner_diag[c + n - 1 - r]))
+        .min(early(learner.owner_anti[r + c]));
+    if attacker != NOBODY {
+        out.push(attacker);
         return true;
     }
     let l = learner.lit(r, c) as usize;
+    if learner.blocked[l] {
+        return true;
+    }
     let (at, g) = learner.why[l];
     if (at as usize) > before || !learner.gone[l] {
         return false;

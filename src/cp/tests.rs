@@ -350,3 +350,121 @@ fn learning_first_then_the_plain_search_as_it_runs_alone() {
         "{switched} {learned_it}"
     );
 }
+
+/// The available squares of row `r` the obvious way: open, not removed, no queen on its
+/// column or a diagonal.
+fn domain_oracle(
+    n: usize,
+    blocked: &[Vec<bool>],
+    queens: &[(usize, usize)],
+    r: usize,
+) -> Vec<usize> {
+    (0..n)
+        .filter(|&c| {
+            !blocked[r][c]
+                && queens
+                    .iter()
+                    .all(|&(qr, qc)| qc != c && qr.abs_diff(r) != qc.abs_diff(c))
+        })
+        .collect()
+}
+
+/// Both ways of keeping a word board's domains (computed from line masks up to 64 columns,
+/// stored up to 128) against the oracle, through random placements, removals of squares
+/// and undo in any order that takes back the latest first, as search and learning do.
+#[test]
+fn word_board_domains_match_the_oracle_through_placing_removing_and_undo() {
+    use super::domain::{Bits, Board, NONE, Word};
+
+    enum Step {
+        Queen,
+        Removed(usize, usize),
+    }
+
+    fn check<W: Word>(rng: &mut ChaCha8Rng, n: usize) -> u64 {
+        let mut blocked = vec![vec![false; n]; n];
+        let mut list = Vec::new();
+        let share = rng.gen_range(0.0..0.95);
+        for (r, row) in blocked.iter_mut().enumerate() {
+            for (c, b) in row.iter_mut().enumerate() {
+                if rng.gen_bool(share) {
+                    *b = true;
+                    list.push((r as u32, c as u32));
+                }
+            }
+        }
+        let mut board = Bits::<W>::new(n, list);
+        let mut queens: Vec<(usize, usize)> = Vec::new();
+        let mut steps = Vec::new();
+        let mut checked = 0;
+        for _ in 0..4 * n {
+            // The board against the oracle, every unassigned row.
+            for &r in board.unassigned() {
+                let r = r as usize;
+                let want = domain_oracle(n, &blocked, &queens, r);
+                let mut got = Vec::new();
+                let mut d = board.domain(r);
+                while d != W::ZERO {
+                    got.push(d.trailing_zeros() as usize);
+                    d = d.clear_lowest();
+                }
+                assert_eq!(got, want, "n {n}, row {r}, queens {queens:?}");
+                assert_eq!(board.size(r) as usize, want.len());
+                for c in 0..n {
+                    assert_eq!(board.available(r, c), want.contains(&c));
+                }
+                checked += 1;
+            }
+            let open: Vec<(usize, usize)> = board
+                .unassigned()
+                .iter()
+                .flat_map(|&r| (0..n).map(move |c| (r as usize, c)))
+                .filter(|&(r, c)| board.available(r, c))
+                .collect();
+            match rng.gen_range(0..10) {
+                0..4 if !open.is_empty() => {
+                    let (r, c) = open[rng.gen_range(0..open.len())];
+                    board.place(r, c);
+                    assert_eq!(board.queens()[r], c as u32);
+                    queens.push((r, c));
+                    steps.push(Step::Queen);
+                }
+                4..6 if !open.is_empty() => {
+                    let (r, c) = open[rng.gen_range(0..open.len())];
+                    board.remove_square(r, c);
+                    blocked[r][c] = true;
+                    steps.push(Step::Removed(r, c));
+                }
+                _ => {
+                    // Take back the latest steps, a queen at a time or a removal at a time.
+                    for _ in 0..rng.gen_range(1..=3) {
+                        match steps.pop() {
+                            Some(Step::Queen) => {
+                                let (r, _) = queens.pop().expect("a queen per step");
+                                board.undo_to(queens.len());
+                                assert_eq!(board.queens()[r], NONE);
+                            }
+                            Some(Step::Removed(r, c)) => {
+                                board.restore_square(r, c);
+                                blocked[r][c] = false;
+                            }
+                            None => break,
+                        }
+                    }
+                }
+            }
+        }
+        checked
+    }
+
+    let mut rng = ChaCha8Rng::seed_from_u64(54);
+    let mut checked = 0;
+    for _ in 0..150 {
+        let n = rng.gen_range(1..=128);
+        if n <= 64 {
+            checked += check::<u64>(&mut rng, n);
+        }
+        checked += check::<u128>(&mut rng, n);
+    }
+    assert!(checked > 100_000, "{checked} rows checked");
+}

@@ -1,21 +1,20 @@
 //! The word boards for `n <= 128`: a row's whole domain is one machine word (`u64` up to 64
 //! columns, `u128` up to 128).
 //!
-//! Taken columns are one word, taken diagonals two double-width words (a board of 64 has 127
-//! of each, one of 128 has 255). Numbering the `\` diagonals by `c - r + n - 1` and the `/`
-//! ones by `r + c` makes both line up with the columns after a shift, so the domain of row `r`
-//! is `!(cols | diag >> (n - 1 - r) | anti >> r | blocked[r])`: three shifts and four ors, no
-//! stored domains and nothing to update in other rows when a queen comes or goes. A queen is
-//! three bits; undo clears them (no two queens share a line, so the bits are its own).
+//! The word chooses how the domains are kept ([`Word::Domains`]): up to 64 columns they are
+//! computed from line masks when asked for ([`Lines`]), a few word operations; up to 128
+//! they are stored ([`Stored`]), because computing one there means shifting two
+//! double-width diagonal masks into place for every row a propagation pass reads
+//! (docs/completion.md). Either way the rest of the board (queens, the row set, the trail,
+//! the column supports) is this file's, and searches see one type.
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shr};
 
-use super::{Board, NONE, RowSet};
+use super::{Board, Lines, NONE, RowSet, Stored};
 use crate::cp::propagate;
 use crate::cp::stats::Stats;
 
-/// A machine word holding one bit per column: `u64` or `u128`. `Lines` is a word of twice
-/// the width for the diagonals.
+/// A machine word holding one bit per column: `u64` or `u128`.
 pub(crate) trait Word:
     Copy
     + Eq
@@ -31,9 +30,8 @@ pub(crate) trait Word:
     /// Bits in the word: the widest board it holds.
     const BITS: usize;
     const ZERO: Self;
-    /// Twice as many bits as `Self`, for the `2n - 1` diagonals of each family.
-    type Lines: Copy;
-    const NO_LINES: Self::Lines;
+    /// How a board of this word keeps its rows' domains.
+    type Domains: Domains<Self>;
     /// The `n` low bits.
     fn low(n: usize) -> Self;
     /// The single bit `i`.
@@ -42,17 +40,32 @@ pub(crate) trait Word:
     fn trailing_zeros(self) -> u32;
     /// `self` with its lowest set bit cleared (`self & (self - 1)`); zero stays zero.
     fn clear_lowest(self) -> Self;
-    /// The low word of `lines >> s`.
-    fn shifted(lines: Self::Lines, s: usize) -> Self;
-    /// Flips bit `i` of `lines`.
-    fn toggle(lines: &mut Self::Lines, i: usize);
+}
+
+/// The rows' domains of a word board, as queens come and go (last in, first out) and
+/// no-good learning removes squares and puts them back.
+pub(crate) trait Domains<W: Word> {
+    /// The domains of an empty board of `n` rows whose open (not blocked) squares are `open`.
+    fn new(n: usize, open: Vec<W>) -> Self;
+    /// The available squares of the unassigned row `r`.
+    fn domain(&self, r: usize) -> W;
+    /// `true` if square `(r, c)` of the unassigned row `r` is available.
+    fn available(&self, r: usize, c: usize) -> bool;
+    /// A queen goes on the available square `(r, c)`.
+    fn place(&mut self, r: usize, c: usize);
+    /// The queen placed last, on `(r, c)`, is taken off.
+    fn take_off(&mut self, r: usize, c: usize);
+    /// The available square `(r, c)` of an unassigned row is no longer available.
+    fn remove(&mut self, r: usize, c: usize);
+    /// The last square removed, `(r, c)`, is available again: every queen placed since it
+    /// was removed is taken off.
+    fn restore(&mut self, r: usize, c: usize);
 }
 
 impl Word for u64 {
     const BITS: usize = 64;
     const ZERO: Self = 0;
-    type Lines = u128;
-    const NO_LINES: u128 = 0;
+    type Domains = Lines;
     #[inline]
     fn low(n: usize) -> Self {
         u64::MAX >> (64 - n)
@@ -73,22 +86,12 @@ impl Word for u64 {
     fn clear_lowest(self) -> Self {
         self & self.wrapping_sub(1)
     }
-    #[inline]
-    fn shifted(lines: u128, s: usize) -> Self {
-        (lines >> s) as u64
-    }
-    #[inline]
-    fn toggle(lines: &mut u128, i: usize) {
-        *lines ^= 1 << i;
-    }
 }
 
 impl Word for u128 {
     const BITS: usize = 128;
     const ZERO: Self = 0;
-    /// Low half first.
-    type Lines = [u128; 2];
-    const NO_LINES: [u128; 2] = [0, 0];
+    type Domains = Stored<u128>;
     #[inline]
     fn low(n: usize) -> Self {
         u128::MAX >> (128 - n)
@@ -109,30 +112,15 @@ impl Word for u128 {
     fn clear_lowest(self) -> Self {
         self & self.wrapping_sub(1)
     }
-    #[inline]
-    fn shifted([lo, hi]: [u128; 2], s: usize) -> Self {
-        match s {
-            0 => lo,
-            1..128 => lo >> s | hi << (128 - s),
-            _ => hi >> (s - 128),
-        }
-    }
-    #[inline]
-    fn toggle(lines: &mut [u128; 2], i: usize) {
-        lines[i / 128] ^= 1 << (i % 128);
-    }
 }
 
-/// Line masks for boards of at most `W::BITS` columns.
+/// A board of at most `W::BITS` columns.
 pub(crate) struct Bits<W: Word> {
     n: usize,
     /// The `n` low bits set: every column of the board.
     full: W,
     cols: W,
-    diag: W::Lines,
-    anti: W::Lines,
-    /// Blocked squares of each row, as a column mask.
-    blocked: Vec<W>,
+    domains: W::Domains,
     queen: Vec<u32>,
     rows: RowSet,
     placed: Vec<u32>,
@@ -150,29 +138,26 @@ impl<W: Word> Bits<W> {
     /// An empty board of size `n <= W::BITS` with the given blocked squares (0-based).
     pub(crate) fn new(n: usize, blocked: impl IntoIterator<Item = (u32, u32)>) -> Self {
         assert!((1..=Self::MAX_N).contains(&n));
-        let mut masks = vec![W::ZERO; n];
+        let full = W::low(n);
+        let mut open = vec![full; n];
         for (r, c) in blocked {
-            masks[r as usize] |= W::bit(c as usize);
+            open[r as usize] &= !W::bit(c as usize);
         }
         Bits {
             n,
-            full: W::low(n),
+            full,
             cols: W::ZERO,
-            diag: W::NO_LINES,
-            anti: W::NO_LINES,
-            blocked: masks,
+            domains: W::Domains::new(n, open),
             queen: vec![NONE; n],
             rows: RowSet::new(n),
             placed: Vec::with_capacity(n),
         }
     }
 
-    /// The available squares of row `r`, one bit per column.
+    /// The available squares of the unassigned row `r`, one bit per column.
     #[inline]
     pub(crate) fn domain(&self, r: usize) -> W {
-        let d = W::shifted(self.diag, self.n - 1 - r);
-        let a = W::shifted(self.anti, r);
-        self.full & !(self.cols | d | a | self.blocked[r])
+        self.domains.domain(r)
     }
 
     /// The columns without a queen.
@@ -185,20 +170,20 @@ impl<W: Word> Bits<W> {
         &self.placed
     }
 
-    /// Flips square `(r, c)` between available and removed, as a blocked square is: no-good
-    /// learning removes a square it has proved useless under the queens placed, and puts it
-    /// back on undoing them. Only an available square is removed, so the bit is its own.
+    /// Removes the available square `(r, c)` of an unassigned row, as a blocked square is:
+    /// no-good learning removes a square it has proved useless under the queens placed.
     #[inline]
-    pub(crate) fn flip(&mut self, r: usize, c: usize) {
-        self.blocked[r] ^= W::bit(c);
+    pub(crate) fn remove_square(&mut self, r: usize, c: usize) {
+        debug_assert!(self.queen[r] == NONE && self.available(r, c));
+        self.domains.remove(r, c);
     }
 
-    /// Flips the three line bits of a queen at `(r, c)`: places it or takes it off.
+    /// Puts back the square removed last, once every queen placed since it was removed is
+    /// taken off.
     #[inline]
-    fn toggle(&mut self, r: usize, c: usize) {
-        self.cols ^= W::bit(c);
-        W::toggle(&mut self.diag, c + self.n - 1 - r);
-        W::toggle(&mut self.anti, r + c);
+    pub(crate) fn restore_square(&mut self, r: usize, c: usize) {
+        debug_assert!(self.queen[r] == NONE);
+        self.domains.restore(r, c);
     }
 }
 
@@ -209,7 +194,7 @@ impl<W: Word> Board for Bits<W> {
 
     #[inline]
     fn available(&self, r: usize, c: usize) -> bool {
-        self.domain(r) & W::bit(c) != W::ZERO
+        self.domains.available(r, c)
     }
 
     fn size(&self, r: usize) -> u32 {
@@ -230,7 +215,8 @@ impl<W: Word> Board for Bits<W> {
 
     fn place(&mut self, r: usize, c: usize) {
         debug_assert!(self.queen[r] == NONE && self.available(r, c));
-        self.toggle(r, c);
+        self.domains.place(r, c);
+        self.cols ^= W::bit(c);
         self.queen[r] = c as u32;
         self.rows.remove(r);
         self.placed.push(r as u32);
@@ -239,7 +225,9 @@ impl<W: Word> Board for Bits<W> {
     fn undo_to(&mut self, mark: usize) {
         while self.placed.len() > mark {
             let r = self.placed.pop().expect("above the mark") as usize;
-            self.toggle(r, self.queen[r] as usize);
+            let c = self.queen[r] as usize;
+            self.domains.take_off(r, c);
+            self.cols ^= W::bit(c);
             self.queen[r] = NONE;
             self.rows.restore_last();
         }
