@@ -5,8 +5,9 @@
 //! this, behind one [`Board`] trait that search and propagation use:
 //!
 //! - [`Bits`] for `n <= 128`: each domain is one word (`u64` or `u128`), computed in a few
-//!   word operations from three line masks up to 64 columns, stored up to 128. Counting all solutions for small `n` and deciding hard
-//!   blocked boards are its job, and it is several times to forty times faster.
+//!   word operations from three line masks up to 64 columns, stored up to 128. Counting all
+//!   solutions for small `n` and deciding hard blocked boards are its job, and it is several
+//!   times to forty times faster.
 //! - [`General`] for any `n`: counters of domain sizes and column supports, updated in `O(n)`
 //!   per queen, linear memory. One solution for `n = 10000` is its job.
 //!
