@@ -190,15 +190,9 @@ impl Learner {
     #[cfg(test)]
     pub(crate) fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
         let units = self.units.iter().map(std::slice::from_ref);
-        let mut starts = Vec::new();
-        let mut g = 0;
-        while g < self.arena.len() {
-            starts.push(g as u32);
-            g += 1 + self.arena[g] as usize;
-        }
-        starts
+        starts(&self.arena)
             .into_iter()
-            .map(|g| self.nogood(g))
+            .map(|g| queens_at(&self.arena, g))
             .chain(units)
             .map(|g| g.iter().map(|&l| self.square(l)).collect())
             .collect()
@@ -219,8 +213,7 @@ impl Learner {
 
     /// The queens of the no-good that starts at `g` in the arena.
     fn nogood(&self, g: u32) -> &[Lit] {
-        let g = g as usize;
-        &self.arena[g + 1..=g + self.arena[g] as usize]
+        queens_at(&self.arena, g as usize)
     }
 
     /// Puts a no-good in the arena and watches its first two queens; returns its name.
@@ -481,6 +474,22 @@ fn backtrack<W: Word>(dom: &mut Bits<W>, learner: &mut Learner, level: usize) {
     learner.qhead = learner.qhead.min(queens);
 }
 
+/// Where each no-good of `arena` starts, in order.
+fn starts(arena: &[Lit]) -> Vec<usize> {
+    let mut starts = Vec::new();
+    let mut g = 0;
+    while g < arena.len() {
+        starts.push(g);
+        g += 1 + arena[g] as usize;
+    }
+    starts
+}
+
+/// The queens of the no-good that starts at `g` in `arena` (its length, then its queens).
+fn queens_at(arena: &[Lit], g: usize) -> &[Lit] {
+    &arena[g + 1..=g + arena[g] as usize]
+}
+
 /// Drops the longer half of the learned no-goods when there are more than the cap. Called at
 /// the root only, where no removal still needs its no-good as a reason.
 fn reduce(learner: &mut Learner) {
@@ -489,12 +498,7 @@ fn reduce(learner: &mut Learner) {
     }
     learner.cap += learner.cap / 10;
     let arena = std::mem::take(&mut learner.arena);
-    let mut starts = Vec::with_capacity(learner.stored);
-    let mut g = 0;
-    while g < arena.len() {
-        starts.push(g);
-        g += 1 + arena[g] as usize;
-    }
+    let starts = starts(&arena);
     let mut lengths: Vec<Lit> = starts.iter().map(|&g| arena[g]).collect();
     let half = lengths.len() / 2;
     let (_, &mut limit, _) = lengths.select_nth_unstable(half);
@@ -507,7 +511,7 @@ fn reduce(learner: &mut Learner) {
         let len = arena[g];
         if len < limit || (len == limit && kept < half) {
             kept += 1;
-            learner.store(&arena[g + 1..=g + len as usize]);
+            learner.store(queens_at(&arena, g));
         }
     }
     // Removals at the root keep a reason that may be gone: they never enter a no-good.

@@ -232,9 +232,7 @@ impl<W: Word> Learning<W> {
             search,
         }
     }
-}
 
-impl<W: Word> Learning<W> {
     fn learn(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
         let (n, blocked) = (self.search.dom.n(), &self.blocked);
         let learner = self
