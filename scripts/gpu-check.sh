@@ -73,6 +73,8 @@ done
 left() { echo $((budget - ($(date +%s) - start))); }
 published() { awk -F'\t' -v n="$1" '$1 == n { print $2 "," $3 }' data/counts.tsv; }
 note() { printf '%s\n' "$*" | tee -a "$table"; }
+# logname NAME: the name of a step's log files (a shard's step name holds a '/').
+logname() { printf '%s' "$1" | tr '/ ' '-_'; }
 
 # count NAME CAP ARGS...: one whole `nqueens count`, timed, its total and unique checked.
 count() {
@@ -82,16 +84,18 @@ count() {
         note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
         return
     fi
-    local n=$2 t0 t1 rc line want kernel
+    local n=$2 t0 t1 rc line want kernel file
+    file=$(logname "$name")
     t0=$(date +%s.%N)
-    timeout "$cap" env "${envs[@]}" "$nq" "$@" --format csv --no-time >"$out/$name.csv" 2>"$out/$name.err"
+    timeout "$cap" env "${envs[@]}" "$nq" "$@" --format csv --no-time >"$out/$file.csv" 2>"$out/$file.err"
     rc=$?
     t1=$(date +%s.%N)
-    line=$(tail -1 "$out/$name.csv" | cut -d, -f2,3)
+    line=$(tail -1 "$out/$file.csv" | cut -d, -f2,3)
     want=$(published "$n")
-    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$name.err")
+    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$file.err")
+    kernel+=$(sed -n 's/.*(\([0-9.]*\) s making the words).*/, making \1 s/p' "$out/$file.err")
     if [ $rc -ne 0 ]; then
-        note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$name.err")")"
+        note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$file.err")")"
         [ $rc -eq 124 ] || failed=1
     elif [ "$line" != "$want" ]; then
         note "$(printf '%-26s WRONG: %s, published %s' "$name" "$line" "$want")"
@@ -111,14 +115,16 @@ timed() {
         note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
         return
     fi
-    local t0 t1 rc kernel
+    local t0 t1 rc kernel file
+    file=$(logname "$name")
     t0=$(date +%s.%N)
-    timeout "$cap" "$nq" "$@" >"$out/$name.out" 2>"$out/$name.err"
+    timeout "$cap" "$nq" "$@" >"$out/$file.out" 2>"$out/$file.err"
     rc=$?
     t1=$(date +%s.%N)
-    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$name.err")
+    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$file.err")
+    kernel+=$(sed -n 's/.*(\([0-9.]*\) s making the words).*/, making \1 s/p' "$out/$file.err")
     if [ $rc -ne 0 ]; then
-        note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$name.err")")"
+        note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$file.err")")"
         [ $rc -eq 124 ] || failed=1
     else
         note "$(printf '%-26s %9.3f s  %s' "$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$kernel")"

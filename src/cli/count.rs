@@ -216,13 +216,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some(gpu) = &result.gpu {
             eprintln!(
-                "N={n} on {} ({} threads resident): {} batches, {} work items, {:.3} s in kernels of {:.3} s; {} symmetric tasks and {} main tasks on the CPU beside it",
+                "N={n} on {} ({} threads resident): {} batches, {} work items, {:.3} s in kernels of {:.3} s{}; {} symmetric tasks and {} main tasks on the CPU beside it",
                 gpu.device,
                 gpu.resident_threads,
                 gpu.batches,
                 gpu.items,
                 gpu.kernel_seconds,
                 result.seconds,
+                if gpu.making_seconds > 0.0 {
+                    format!(" ({:.3} s making the words)", gpu.making_seconds)
+                } else {
+                    String::new()
+                },
                 gpu.symmetric_tasks,
                 gpu.cpu_tasks
             );

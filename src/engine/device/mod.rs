@@ -130,6 +130,11 @@ pub struct GpuReport {
     pub items: u64,
     /// Seconds the device spent in kernels.
     pub kernel_seconds: f64,
+    /// Of those, the seconds its batches spent making their work items before counting them
+    /// (the Join strategy: gluing, sorting and packing the words; zero for the backtracking
+    /// kernel). Summed over batches: two batches in flight may overlap, so it can exceed the
+    /// share of `kernel_seconds` it would take alone.
+    pub making_seconds: f64,
     /// Tasks whose constellation a rotation fixes: the CPU counted their symmetric
     /// completions meanwhile.
     pub symmetric_tasks: usize,

@@ -416,7 +416,11 @@ pub(super) fn collected(
         }
         _ => (0.0, 0.0),
     };
-    Ok(Collected { counts, span })
+    Ok(Collected {
+        counts,
+        span,
+        making: 0.0,
+    })
 }
 
 /// What ptxas reports of the kernel's resources (from a [`compile`] with `verbose`).

@@ -125,6 +125,8 @@ struct InFlight {
     _top_counts: CudaSlice<u32>,
     _made: [CudaSlice<u32>; 4],
     events: (CudaEvent, CudaEvent),
+    // Recorded between the making kernels and the count.
+    made_at: CudaEvent,
 }
 
 /// The quarter lists in device memory: entries and starts, left then right.
@@ -340,6 +342,9 @@ impl JoinBackend for CudaJoin {
             // goes to the status); indices fit 32 bits (`plan.check`).
             unsafe { launch.launch(blocks(joins)) }.map_err(driver_error)?;
         }
+        let made_at = stream
+            .record_event(Some(CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver_error)?;
         if slots > 0 {
             let mut launch = stream.launch_builder(&self.join);
             for input in &made {
@@ -390,6 +395,7 @@ impl JoinBackend for CudaJoin {
             _top_counts: top_counts,
             _made: made,
             events: (start, end),
+            made_at,
         }));
         Ok(())
     }
@@ -404,6 +410,13 @@ impl JoinBackend for CudaJoin {
         let mut collected =
             cuda::collected(stream, &batch.sums, Some(&batch.events), Some(&self.origin))?;
         check_status(&status)?;
+        collected.making = f64::from(
+            batch
+                .events
+                .0
+                .elapsed_ms(&batch.made_at)
+                .map_err(driver_error)?,
+        ) / 1e3;
         collected.counts.truncate(batch.joins);
         Ok(collected)
     }

@@ -96,6 +96,10 @@ impl Backend for Host {
                 }
             });
         let span = (started, origin.elapsed().as_secs_f64());
-        Ok(Collected { counts, span })
+        Ok(Collected {
+            counts,
+            span,
+            making: 0.0,
+        })
     }
 }

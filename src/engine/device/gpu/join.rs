@@ -808,7 +808,11 @@ impl JoinBackend for HostJoin {
         let plan = std::mem::take(&mut self.slots[slot]);
         let counts = make_and_count_on_host(&self.quarters, &self.board, &plan)?;
         let span = (started, origin.elapsed().as_secs_f64());
-        Ok(Collected { counts, span })
+        Ok(Collected {
+            counts,
+            span,
+            making: 0.0,
+        })
     }
 }
 
@@ -1028,11 +1032,11 @@ fn batches<E: Send>(
         let Some((slot, plan)) = in_flight.pop_front() else {
             break;
         };
-        let Collected { counts, span } = backend.collect(slot)?;
+        let collected = backend.collect(slot)?;
         free_slots.push(slot);
-        busy.add(report, plan.slots, span);
+        busy.add(report, plan.slots, &collected);
         words_done += plan.words;
-        for (index, found) in plan.found(&counts) {
+        for (index, found) in plan.found(&collected.counts) {
             let tally = Tally {
                 total: found,
                 unique8: found,

@@ -259,9 +259,11 @@ pub(super) struct Busy {
 
 impl Busy {
     /// Adds a collected batch of `items` work items whose kernels ran over `span` (seconds).
-    pub(super) fn add(&mut self, report: &mut Report, items: u64, span: (f64, f64)) {
+    pub(super) fn add(&mut self, report: &mut Report, items: u64, batch: &Collected) {
+        let span = batch.span;
         report.batches += 1;
         report.items += items;
+        report.making_seconds += batch.making;
         report.kernel_seconds += (span.1 - span.0.max(self.until)).max(0.0);
         self.until = self.until.max(span.1);
     }
@@ -276,6 +278,9 @@ pub struct Collected {
     /// its frames: batches in flight together overlap, so the device's busy time is the union
     /// of these spans.
     pub span: (f64, f64),
+    /// Seconds of the span the batch spent making its work items before counting them (the
+    /// join: gluing, sorting and packing the words); zero where the backend does not time it.
+    pub making: f64,
 }
 
 /// Counts the tasks `todo` of `tasks` on `backend`, in work items of at most `remaining` free
@@ -402,10 +407,10 @@ fn batches<E: Send>(
         let Some((slot, batch)) = in_flight.pop_front() else {
             break;
         };
-        let Collected { counts, span } = backend.collect(slot)?;
+        let collected = backend.collect(slot)?;
         free_slots.push(slot);
-        busy.add(report, batch.item_count() as u64, span);
-        for (index, found) in batch.found(&counts) {
+        busy.add(report, batch.item_count() as u64, &collected);
+        for (index, found) in batch.found(&collected.counts) {
             let kept = if tasks.is_symmetric(index) {
                 match fixed.of(index) {
                     Some(kept) => kept,
