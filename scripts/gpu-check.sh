@@ -2,7 +2,7 @@
 # The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
 #
 #   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune]
-#                        [--variants] [--big]
+#                        [--variants] [--batch] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
 # built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
@@ -22,6 +22,9 @@
 #    its time times the shards estimates the whole) with the rest of the budget as its cap
 #    (the backtracking kernel at N = 22 too with --big).
 #    --cpu: N = 20 and 21 on all CPU cores, the same binary.
+#    --batch: the join at N = 21 and 22 with batches of 2^B word places for each B in
+#    $BATCH_BITS (default "26 28 29"; NQUEENS_GPU_BATCH_BITS, the default 27 timed above), run
+#    before N = 22's and 23's own timings.
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
 #    numbers in $TUNE_ROWS; NQUEENS_GPU_REMAINING).
@@ -41,6 +44,7 @@ scaling=0
 cpu=0
 tune=0
 variants=0
+batch=0
 big=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -50,8 +54,9 @@ while [ $# -gt 0 ]; do
         --cpu) cpu=1 ;;
         --tune) tune=1 ;;
         --variants) variants=1 ;;
+        --batch) batch=1 ;;
         --big) big=1 ;;
-        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--big]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--big]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -230,6 +235,15 @@ if [ $scaling -eq 1 ]; then
     for j in ${SCALING_THREADS:-1 2 4 8}; do
         count "cpu n=20 -j $j" $((120 / j + 30)) count 20 -j "$j"
     done
+fi
+# The join's batch size: larger batches give the making kernels more blocks a launch.
+if [ $batch -eq 1 ]; then
+    for bits in ${BATCH_BITS:-26 28 29}; do
+        envs=("NQUEENS_GPU_BATCH_BITS=$bits")
+        count "join n=21 batch=2^$bits" 60 count 21 --device gpu
+        count "join n=22 batch=2^$bits" 90 count 22 --device gpu
+    done
+    envs=()
 fi
 # The backtracking kernel at N = 22 with --big, with the fastest switches found.
 if [ $big -eq 1 ]; then

@@ -11,7 +11,7 @@ use cudarc::nvrtc::Ptx;
 
 use super::cuda::{self, Compiled, driver_error};
 use super::join::{GROUPS, JoinBackend, Layout, TILE_RECORD, TILE_WORDS};
-use super::make::{self, BOARD_WORDS, MAX_BATCH_WORDS, Plan, STATUS_WORDS, TABLE, check_status};
+use super::make::{self, BOARD_WORDS, Plan, STATUS_WORDS, TABLE, batch_words, check_status};
 use super::{Collected, GpuError};
 use crate::engine::strategy::join::QuarterTables;
 
@@ -38,19 +38,20 @@ pub const MIN_BLOCKS: u32 = 4;
 pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 
 /// Device memory reserved for two batches in flight beside the quarter lists: each up to
-/// twice [`MAX_BATCH_WORDS`] word places (the batch that passes the limit takes its last task
+/// twice [`batch_words`] word places (the batch that passes the limit takes its last task
 /// whole) of 16 bytes (the glued word, the packed word's halves), with a margin for their
 /// tables and tiles, the modules and the streams.
 /// [`CudaJoin::load`] asks this and the quarter lists to be free. A batch larger still (one
-/// task of more than 2^27 word places, past N = 26) fails to allocate: one error line, the
-/// tasks reported before it exact.
+/// task of more than [`batch_words`] word places, past N = 26 at the default) fails to
+/// allocate: one error line, the tasks reported before it exact.
 ///
 /// ```
-/// let bytes = nqueens::engine::device::gpu::cuda_join::device_bytes();
-/// assert!(bytes > 8 << 30 && bytes < 10 << 30);
+/// use nqueens::engine::device::gpu::{cuda_join::device_bytes, make::batch_words};
+/// // 9 GiB at the default of 2^27 places.
+/// assert!(device_bytes() > 64 * batch_words());
 /// ```
 pub fn device_bytes() -> u64 {
-    2 * 2 * MAX_BATCH_WORDS * 16 + (1 << 30)
+    2 * 2 * batch_words() * 16 + (1 << 30)
 }
 
 /// `Ok` if the first GPU's free memory holds the join's quarter lists of `n` and two batches:

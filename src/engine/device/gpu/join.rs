@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::cuda_join::CudaJoin;
-use super::make::{self, BOARD_WORDS, MAX_BATCH_WORDS, Plan, QuarterCopy, make_on_host};
+use super::make::{self, BOARD_WORDS, Plan, QuarterCopy, batch_words, make_on_host};
 use super::{BATCH_SECONDS, Busy, Collected, Report};
 use crate::engine::device::GpuError;
 use crate::engine::device::{Outcome, RunError};
@@ -998,6 +998,7 @@ fn batches<E: Send>(
     // The first batches are small (a task each), to measure the rate; later ones aim at
     // BATCH_SECONDS.
     let mut target_words: u64 = 1;
+    let max_words = batch_words();
     let mut in_flight: VecDeque<(usize, Plan)> = VecDeque::new();
     // Plans counted, whose memory the next ones use.
     let mut spare: Vec<Plan> = Vec::new();
@@ -1011,7 +1012,7 @@ fn batches<E: Send>(
             }
             let mut plan = spare.pop().unwrap_or_default();
             plan.clear();
-            let limit = target_words.min(MAX_BATCH_WORDS);
+            let limit = target_words.min(max_words);
             while plan.tasks.is_empty() || plan.words < limit {
                 let Some(at) = queue.front() else {
                     break;

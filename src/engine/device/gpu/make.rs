@@ -62,11 +62,40 @@ pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 /// Stored words per bucket the cut bits aim at (`NQM_BUCKET_WORDS`, as the host listing's).
 const BUCKET_WORDS: u64 = 512;
 
-/// Word places (the halves' bounds) at which a batch stops taking tasks: with 16 bytes a place
-/// on the device (the glued word, and its packed halves), 2 GiB. A place is a pair of quarter
-/// entries tried, of which a third (even N) or a sixth (odd N) are words: a batch holds 20 to
-/// 45 million words, a few milliseconds of the GPU's time.
-pub const MAX_BATCH_WORDS: u64 = 1 << 27;
+/// Word places (the halves' bounds) at which a batch stops taking tasks, as a power of two:
+/// with 16 bytes a place on the device (the glued word, and its packed halves), 2 GiB. A place
+/// is a pair of quarter entries tried, of which a third (even N) or a sixth (odd N) are words:
+/// a batch holds 20 to 45 million words, a few milliseconds of the GPU's time.
+pub const BATCH_BITS: u32 = 27;
+
+/// The range `NQUEENS_GPU_BATCH_BITS` may set [`batch_words`] in: 2^20 places (16 MiB) to 2^30
+/// (16 GiB, four of which must be free: only the largest GPUs).
+pub const BATCH_BITS_RANGE: std::ops::RangeInclusive<u32> = 20..=30;
+
+/// Word places at which a batch stops taking tasks: 2^[`BATCH_BITS`], or 2 to the power
+/// `NQUEENS_GPU_BATCH_BITS` (within [`BATCH_BITS_RANGE`]; other values are ignored), for
+/// measuring how the batch's size bears on the making kernels' occupancy (docs/gpu.md).
+///
+/// ```standalone_crate
+/// use nqueens::engine::device::gpu::make::{batch_words, BATCH_BITS};
+/// // SAFETY: this example is a program of its own (`standalone_crate`), with no other thread
+/// // reading the environment.
+/// unsafe { std::env::set_var("NQUEENS_GPU_BATCH_BITS", "29") };
+/// assert_eq!(batch_words(), 1 << 29);
+/// for ignored in ["31", "19", "many", ""] {
+///     unsafe { std::env::set_var("NQUEENS_GPU_BATCH_BITS", ignored) };
+///     assert_eq!(batch_words(), 1 << BATCH_BITS);
+/// }
+/// ```
+#[must_use]
+pub fn batch_words() -> u64 {
+    let bits = std::env::var("NQUEENS_GPU_BATCH_BITS")
+        .ok()
+        .and_then(|v| v.parse::<u32>().ok())
+        .filter(|bits| BATCH_BITS_RANGE.contains(bits))
+        .unwrap_or(BATCH_BITS);
+    1 << bits
+}
 
 /// What the device needs of the board: the word's bits, the long diagonals' bits, the bits
 /// of a family, the fewest cut bits, and whether packed words have a high half.
