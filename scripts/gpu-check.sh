@@ -2,7 +2,7 @@
 # The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
 #
 #   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune]
-#                        [--variants] [--batch] [--big]
+#                        [--variants] [--batch] [--ncu] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
 # built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
@@ -25,6 +25,9 @@
 #    --batch: the join at N = 21 and 22 with batches of 2^B word places for each B in
 #    $BATCH_BITS (default "26 28 29"; NQUEENS_GPU_BATCH_BITS, the default 27 timed above), run
 #    before N = 22's and 23's own timings.
+#    --ncu: Nsight Compute on six launches of the join's kernels at N = 21 (the making's
+#    `nq_glue_tops` and `nq_make`, and `nq_join`), each one's blocks, time, occupancy and
+#    throughput in the table (the full report in the logs).
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
 #    numbers in $TUNE_ROWS; NQUEENS_GPU_REMAINING).
@@ -45,6 +48,7 @@ cpu=0
 tune=0
 variants=0
 batch=0
+ncu=0
 big=0
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -55,8 +59,9 @@ while [ $# -gt 0 ]; do
         --tune) tune=1 ;;
         --variants) variants=1 ;;
         --batch) batch=1 ;;
+        --ncu) ncu=1 ;;
         --big) big=1 ;;
-        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--big]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--ncu] [--big]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -244,6 +249,25 @@ if [ $batch -eq 1 ]; then
         count "join n=22 batch=2^$bits" 90 count 22 --device gpu
     done
     envs=()
+fi
+# The join's kernels through Nsight Compute: where the making's time goes.
+if [ $ncu -eq 1 ]; then
+    if [ "$(left)" -lt 90 ]; then
+        note "$(printf '%-26s skipped: %s s left of the budget' "ncu n=21" "$(left)")"
+    elif ! command -v ncu >/dev/null; then
+        note "ncu n=21                   skipped: no ncu on the PATH"
+    else
+        timeout 80 ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" --launch-skip 30 \
+            --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats \
+            --section WarpStateStats "$nq" count 21 --device gpu -j 1 >"$out/ncu.txt" 2>&1
+        awk '/^  nq_/ { name = $1; blocks = $2; gsub(/[(,]/, "", blocks) }
+             /Duration/ { time = $NF " " $(NF-1) }
+             /Achieved Occupancy/ { occ = $NF }
+             /Compute \(SM\) Throughput/ { sm = $NF }
+             /Achieved Active Warps Per SM/ {
+                 printf "ncu %-22s %s blocks, %s, occupancy %s%%, SM throughput %s%%\n", name, blocks, time, occ, sm
+             }' "$out/ncu.txt" | while read -r line; do note "$line"; done
+    fi
 fi
 # The backtracking kernel at N = 22 with --big, with the fastest switches found.
 if [ $big -eq 1 ]; then
