@@ -258,7 +258,8 @@ pub(super) struct Busy {
 }
 
 impl Busy {
-    /// Adds a collected batch of `items` work items whose kernels ran over `span` (seconds).
+    /// Adds a collected batch of `items` work items: its kernels' span (seconds) to the
+    /// device's busy time, its making to the making's.
     pub(super) fn add(&mut self, report: &mut Report, items: u64, batch: &Collected) {
         let span = batch.span;
         report.batches += 1;
