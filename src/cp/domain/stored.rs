@@ -1,9 +1,9 @@
-//! Stored domains, a word per row, for boards of up to 128 columns.
+//! Stored domains, two words per row, for boards of up to 128 columns.
 //!
 //! A queen takes its squares out of the other rows by visiting the squares its three lines
 //! hold: only those the instance leaves open, listed per line when the board is made. On a
-//! board near the phase transition that is a few squares a line, and a domain is then one
-//! load; computing it from line masks meant shifting two double-width diagonal masks into
+//! board near the phase transition that is a few squares a line, and a domain is then two
+//! loads; computing it from line masks meant shifting two double-width diagonal masks into
 //! place for each row. Taking the queen off puts back what it took, from a trail of the
 //! squares taken; a placed row's domain is kept aside and reads as empty meanwhile, so the
 //! queen's own square on each line takes nothing.
@@ -16,9 +16,9 @@ const ROWS: usize = 128;
 pub(crate) struct Stored {
     n: usize,
     /// The available squares of each row, low half first; none while it has its queen.
-    /// Visiting a square takes one bit of one half: a one-word shift, where a bit of a
-    /// double word took a double-width shift and two conditional moves. A fixed number of
-    /// rows lets a row number taken from seven bits index it without a bounds check.
+    /// Visiting a square takes one bit of one half, a one-word shift (a bit of a `u128` is a
+    /// double-width shift and two conditional moves), and a fixed number of rows lets a row
+    /// number of seven bits index it without a bounds check.
     dom: Box<[[u64; 2]; ROWS]>,
     /// A placed row's domain before its queen, given back when the queen is taken off.
     saved: Vec<[u64; 2]>,
