@@ -91,7 +91,7 @@ impl Word for u64 {
 impl Word for u128 {
     const BITS: usize = 128;
     const ZERO: Self = 0;
-    type Domains = Stored<u128>;
+    type Domains = Stored;
     #[inline]
     fn low(n: usize) -> Self {
         u128::MAX >> (128 - n)
