@@ -83,6 +83,14 @@ done
 left() { echo $((budget - ($(date +%s) - start))); }
 published() { awk -F'\t' -v n="$1" '$1 == n { print $2 "," $3 }' data/counts.tsv; }
 note() { printf '%s\n' "$*" | tee -a "$table"; }
+# gpu_line FILE: the GPU's busy time from a count's stderr, "K of W s in kernels", and the
+# join's making time after it where the line has one.
+gpu_line() {
+    {
+        sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$1"
+        sed -n 's/.*(\([0-9.]*\) s making the words).*/, making \1 s/p' "$1"
+    } | tr -d '\n'
+}
 # logname NAME: the name of a step's log files (a shard's step name holds a '/').
 logname() { printf '%s' "$1" | tr '/ ' '-_'; }
 
@@ -102,8 +110,7 @@ count() {
     t1=$(date +%s.%N)
     line=$(tail -1 "$out/$file.csv" | cut -d, -f2,3)
     want=$(published "$n")
-    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$file.err")
-    kernel+=$(sed -n 's/.*(\([0-9.]*\) s making the words).*/, making \1 s/p' "$out/$file.err")
+    kernel=$(gpu_line "$out/$file.err")
     if [ $rc -ne 0 ]; then
         note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$file.err")")"
         [ $rc -eq 124 ] || failed=1
@@ -131,8 +138,7 @@ timed() {
     timeout "$cap" "$nq" "$@" >"$out/$file.out" 2>"$out/$file.err"
     rc=$?
     t1=$(date +%s.%N)
-    kernel=$(sed -n 's/.* \([0-9.]*\) s in kernels of \([0-9.]*\) s.*/\1 of \2 s in kernels/p' "$out/$file.err")
-    kernel+=$(sed -n 's/.*(\([0-9.]*\) s making the words).*/, making \1 s/p' "$out/$file.err")
+    kernel=$(gpu_line "$out/$file.err")
     if [ $rc -ne 0 ]; then
         note "$(printf '%-26s FAILED (exit %s%s): %s' "$name" "$rc" "$([ $rc -eq 124 ] && echo ", over ${cap} s")" "$(tail -1 "$out/$file.err")")"
         [ $rc -eq 124 ] || failed=1
