@@ -468,3 +468,28 @@ fn word_board_domains_match_the_oracle_through_placing_removing_and_undo() {
     }
     assert!(checked > 100_000, "{checked} rows checked");
 }
+
+/// A domain's size counted by `popcnt` (where the CPU has it) and by plain Rust, on random
+/// words of every population: the row choice may use either.
+#[test]
+fn domain_sizes_count_the_same_with_and_without_popcnt() {
+    use super::domain::Word;
+    use crate::engine::cpu::Avx2;
+
+    let mut rng = ChaCha8Rng::seed_from_u64(128);
+    let cpu = Avx2::detect();
+    for _ in 0..10_000 {
+        let density = rng.gen_range(0.0..=1.0);
+        let mut w: u128 = 0;
+        for i in 0..128 {
+            if rng.gen_bool(density) {
+                w |= 1 << i;
+            }
+        }
+        let half = w as u64;
+        assert_eq!(Word::count_ones(w, cpu), w.count_ones());
+        assert_eq!(Word::count_ones(w, None), w.count_ones());
+        assert_eq!(Word::count_ones(half, cpu), half.count_ones());
+        assert_eq!(Word::count_ones(half, None), half.count_ones());
+    }
+}

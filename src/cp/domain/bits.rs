@@ -13,6 +13,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 use super::{Board, Lines, NONE, RowSet, Stored};
 use crate::cp::propagate;
 use crate::cp::stats::Stats;
+use crate::engine::cpu::{Avx2, Isa};
 
 /// A machine word holding one bit per column: `u64` or `u128`.
 pub(crate) trait Word:
@@ -36,7 +37,8 @@ pub(crate) trait Word:
     fn low(n: usize) -> Self;
     /// The single bit `i`.
     fn bit(i: usize) -> Self;
-    fn count_ones(self) -> u32;
+    /// The set bits, counted by the `popcnt` instruction where `cpu` proves the CPU has it.
+    fn count_ones(self, cpu: Option<Avx2>) -> u32;
     fn trailing_zeros(self) -> u32;
     /// `self` with its lowest set bit cleared (`self & (self - 1)`); zero stays zero.
     fn clear_lowest(self) -> Self;
@@ -75,8 +77,11 @@ impl Word for u64 {
         1 << i
     }
     #[inline]
-    fn count_ones(self) -> u32 {
-        self.count_ones()
+    fn count_ones(self, cpu: Option<Avx2>) -> u32 {
+        match cpu {
+            Some(cpu) => cpu.popcnt(self),
+            None => self.count_ones(),
+        }
     }
     #[inline]
     fn trailing_zeros(self) -> u32 {
@@ -101,8 +106,11 @@ impl Word for u128 {
         1 << i
     }
     #[inline]
-    fn count_ones(self) -> u32 {
-        self.count_ones()
+    fn count_ones(self, cpu: Option<Avx2>) -> u32 {
+        match cpu {
+            Some(cpu) => cpu.popcnt(self as u64) + cpu.popcnt((self >> 64) as u64),
+            None => self.count_ones(),
+        }
     }
     #[inline]
     fn trailing_zeros(self) -> u32 {
@@ -124,6 +132,9 @@ pub(crate) struct Bits<W: Word> {
     queen: Vec<u32>,
     rows: RowSet,
     placed: Vec<u32>,
+    /// Whether domain sizes are counted by `popcnt`: the row choice counts every open row's
+    /// domain at every node (`docs/completion.md`).
+    cpu: Option<Avx2>,
 }
 
 /// The board for `n <= 64`.
@@ -151,6 +162,7 @@ impl<W: Word> Bits<W> {
             queen: vec![NONE; n],
             rows: RowSet::new(n),
             placed: Vec::with_capacity(n),
+            cpu: Avx2::for_isa(Isa::chosen()),
         }
     }
 
@@ -198,7 +210,7 @@ impl<W: Word> Board for Bits<W> {
     }
 
     fn size(&self, r: usize) -> u32 {
-        self.domain(r).count_ones()
+        self.domain(r).count_ones(self.cpu)
     }
 
     fn unassigned(&self) -> &[u32] {
