@@ -62,6 +62,8 @@ pub struct Args {
 
 /// Runs `nqueens complete`.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    // The solver counts its domains with the copy `NQUEENS_ISA` forces, as a count does.
+    nqueens::engine::cpu::Isa::from_env().map_err(|e| bad_input(e.to_string()))?;
     // Read line by line: an endless input gives an error at its first overlong line, in
     // bounded memory, instead of being read whole first.
     let name = args.file.name();

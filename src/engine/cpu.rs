@@ -8,7 +8,8 @@
 //!
 //! The proofs [`Avx2`] and [`Avx512`] are values that exist only once the CPU has been checked
 //! for their features, so a function compiled with those features (`#[target_feature]`) may
-//! be called on the strength of holding one.
+//! be called on the strength of holding one. The constraint solver of `crate::cp` holds an
+//! [`Avx2`] too, to count its domains with [`Avx2::popcnt`].
 //!
 //! ```
 //! use nqueens::engine::cpu::Isa;

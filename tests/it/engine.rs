@@ -369,15 +369,43 @@ fn a_copy_that_is_not_there_is_refused_in_one_line() {
             .filter(|&isa| isa > Isa::detect())
             .map(|isa| isa.name().to_string()),
     );
+    let board = "tests/fixtures/blocked/50-2110-0.txt";
     for isa in refused {
-        let assert = with_isa(&isa, &["count", "10"]).code(2).stdout("");
-        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
-        assert_eq!(stderr.lines().count(), 1, "{stderr}");
-        assert!(
-            stderr.starts_with("error: ") && stderr.contains("NQUEENS_ISA"),
-            "{stderr}"
-        );
+        for args in [&["count", "10"][..], &["complete", board]] {
+            let assert = with_isa(&isa, args).code(2).stdout("");
+            let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+            assert!(
+                stderr.starts_with("error: ") && stderr.contains("NQUEENS_ISA"),
+                "{stderr}"
+            );
+        }
     }
+}
+
+/// The constraint solver counts its domains by `popcnt` or in plain Rust as the copy says:
+/// the same completion, and the same search, either way.
+#[test]
+fn every_copy_the_cpu_runs_completes_alike() {
+    use nqueens::engine::cpu::Isa;
+    let board = "tests/fixtures/blocked/50-2110-0.txt";
+    let outputs: Vec<String> = Isa::available()
+        .into_iter()
+        .map(|isa| {
+            let out = with_isa(isa.name(), &["complete", board, "--stats"]).success();
+            let out = out.get_output();
+            // The completion, and the search's counts without the time it took.
+            let stats = String::from_utf8(out.stderr.clone()).unwrap();
+            let stats = stats.split(", time ").next().unwrap().to_string();
+            String::from_utf8(out.stdout.clone()).unwrap() + &stats
+        })
+        .collect();
+    assert!(
+        outputs[0].contains("Q") && outputs[0].contains("nodes "),
+        "{}",
+        outputs[0]
+    );
+    assert!(outputs.iter().all(|o| *o == outputs[0]), "{outputs:?}");
 }
 
 #[test]
