@@ -150,6 +150,8 @@ fn options(
     node_limit: Option<&Bound<'_, PyAny>>,
     seconds: Option<f64>,
 ) -> PyResult<Options> {
+    // The solver counts its domains with the copy `NQUEENS_ISA` forces, as a count does.
+    nqueens::engine::cpu::Isa::from_env().map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(Options {
         node_limit: node_limit.map(|l| natural(l, "node_limit")).transpose()?,
         time_limit: time_limit(seconds)?,

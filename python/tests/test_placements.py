@@ -269,6 +269,15 @@ def test_complete_errors(instance, kwargs, error, message):
         nqueens.complete(instance, **kwargs)
 
 
+@pytest.mark.parametrize("kwargs", [{}, {"all": True}])
+def test_complete_refuses_a_copy_of_the_loops_that_is_not_there(monkeypatch, kwargs):
+    monkeypatch.setenv("NQUEENS_ISA", "sse9")
+    with pytest.raises(ValueError, match='unknown instruction set "sse9" in NQUEENS_ISA'):
+        nqueens.complete([None] * 8, **kwargs)
+    monkeypatch.setenv("NQUEENS_ISA", "portable")
+    assert nqueens.complete([None] * 8).status == "solved"
+
+
 def test_complete_too_large():
     with pytest.raises(ValueError, match="board size must be from 1 to 32768"):
         nqueens.complete("40000\n")
