@@ -29,6 +29,7 @@ mod generate;
 mod instance;
 mod learn;
 mod propagate;
+mod reach;
 mod search;
 mod stats;
 

@@ -2,7 +2,9 @@
 //!
 //! - **Variable order, first fail**: the unassigned row with the fewest squares left, because
 //!   it is the most likely to fail and failing early prunes the most. Ties go to the row closest
-//!   to the centre (centre queens attack the most squares), then to a seeded random key.
+//!   to the centre (centre queens attack the most squares), then to a seeded random key. From
+//!   65 to 128 columns with blocked squares the plain search first takes, of the tied rows, the
+//!   one of most reach: whose squares see the most open squares ([`reach`](super::reach)).
 //! - **Columns too** (boards with blocked squares): when a free column can be taken by fewer
 //!   rows than the chosen row has squares, branch on that column instead: which row gets its
 //!   queen. Blocked squares make columns as uneven as rows: on boards of 60 near the phase
@@ -18,6 +20,7 @@
 //!   end. After `RESTART_RUNS` runs the last one goes to the end in the first run's order,
 //!   so an instance without completion is proved so at little more than the cost of one run.
 
+use std::cmp::Reverse;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -29,6 +32,7 @@ use rand_chacha::ChaCha8Rng;
 use super::domain::{Bits, Bits64, Bits128, Board, General, NONE, Word};
 use super::instance::Instance;
 use super::learn::Learner;
+use super::reach::Reach;
 use super::stats::Stats;
 use crate::Placement;
 use crate::memory::OutOfMemory;
@@ -564,6 +568,8 @@ pub(crate) struct Search<B> {
     /// a column can have fewer candidate rows than any row has squares; on free boards the
     /// scan of the columns would cost without choosing differently.
     pub(super) dual: bool,
+    /// Ties between rows broken by reach, on the boards where that was measured to pay.
+    reach: Option<Reach>,
     decisions: Vec<Decision>,
     pub(super) options: Options,
     rng: ChaCha8Rng,
@@ -656,6 +662,7 @@ impl<B: Board> Search<B> {
             values,
             key: Vec::new(),
             dual: instance.blocked().next().is_some(),
+            reach: Reach::of_instance(instance),
             decisions: Vec::new(),
             options,
             rng: ChaCha8Rng::seed_from_u64(options.seed),
@@ -700,10 +707,14 @@ impl<B: Board> Search<B> {
     }
 
     /// The line to branch on, `(index, is_column)`, or `None` if every row has its queen: the
-    /// unassigned row with the smallest domain (ties by key), unless a free column can be
-    /// taken by fewer rows than that (only with blocked squares: see `dual`).
+    /// unassigned row with the smallest domain (ties by reach where [`Reach`] applies, then
+    /// by key), unless a free column can be taken by fewer rows than that (only with blocked
+    /// squares: see `dual`).
     pub(super) fn choose_line(&self) -> Option<(usize, bool)> {
-        self.choose_line_by(|r| self.key[r])
+        match &self.reach {
+            Some(reach) => self.choose_line_by(|r| (Reverse(reach.row(&self.dom, r)), self.key[r])),
+            None => self.choose_line_by(|r| self.key[r]),
+        }
     }
 
     /// [`choose_line`](Self::choose_line) with ties between rows of the smallest domain
@@ -712,12 +723,24 @@ impl<B: Board> Search<B> {
         &self,
         rank: impl Fn(usize) -> K,
     ) -> Option<(usize, bool)> {
-        let row = self
-            .dom
-            .unassigned()
-            .iter()
-            .map(|&r| r as usize)
-            .min_by_key(|&r| (self.dom.size(r), rank(r)))?;
+        // One pass; `rank` only for rows no larger than the smallest so far, as it may cost
+        // more than a size. The first of equal keys wins, as with `min_by_key`.
+        let mut best: Option<(u32, K, usize)> = None;
+        for &r in self.dom.unassigned() {
+            let r = r as usize;
+            let size = self.dom.size(r);
+            match &best {
+                Some((least, _, _)) if size > *least => {}
+                Some((least, key, _)) if size == *least => {
+                    let k = rank(r);
+                    if k < *key {
+                        best = Some((size, k, r));
+                    }
+                }
+                _ => best = Some((size, rank(r), r)),
+            }
+        }
+        let (_, _, row) = best?;
         // Propagation leaves every free column two rows or more, so a row of two is never beaten.
         if self.dual
             && self.dom.size(row) > 2
@@ -928,7 +951,124 @@ pub(super) fn luby(i: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::luby;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use std::cmp::Reverse;
+    use std::collections::HashSet;
+
+    use super::{Bits128, Board, Instance, Options, Search, luby};
+    use crate::cp::blocked_board;
+
+    /// What [`Reach`](super::Reach) should give, square by square: the open squares of the
+    /// column and both diagonals of each available square of row `r`, itself on each.
+    fn reach_by_hand(blocked: &HashSet<(usize, usize)>, dom: &impl Board, r: usize) -> u32 {
+        let n = dom.n() as i64;
+        let open = |r2: i64, c2: i64| {
+            (0..n).contains(&c2) && !blocked.contains(&(r2 as usize, c2 as usize))
+        };
+        let r = r as i64;
+        let mut sum = 0;
+        for c in (0..n).filter(|&c| dom.available(r as usize, c as usize)) {
+            for r2 in 0..n {
+                let columns = [c, c + r2 - r, c + r - r2];
+                sum += columns.iter().filter(|&&c2| open(r2, c2)).count() as u32;
+            }
+        }
+        sum
+    }
+
+    #[test]
+    fn ties_go_to_the_row_of_most_reach_from_65_to_128_columns() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut checked, mut by_reach) = (0, 0);
+        for _ in 0..12 {
+            let n = rng.gen_range(65..=128);
+            let inst = blocked_board(n, n * n * rng.gen_range(80..=92) / 100, 1, rng.r#gen());
+            let mut search = Search::new(
+                Bits128::new(n, inst.blocked().map(|(r, c)| (r as u32, c as u32))),
+                &inst,
+                Options::default(),
+            );
+            if !search.root_ok {
+                continue;
+            }
+            let blocked: HashSet<(usize, usize)> = inst.blocked().collect();
+            let reach = search
+                .reach
+                .as_ref()
+                .expect("blocked squares, 65 to 128 columns");
+            // The row choice at each step of one descent: a queen on the first square of the
+            // chosen row (or of the chosen column), propagated, until a failure or a solution.
+            loop {
+                let dom = &search.dom;
+                let rows: Vec<usize> = dom.unassigned().iter().map(|&r| r as usize).collect();
+                for &r in &rows {
+                    assert_eq!(reach.row(dom, r), reach_by_hand(&blocked, dom, r), "{inst}");
+                }
+                let Some(least) = rows.iter().map(|&r| dom.size(r)).min() else {
+                    break;
+                };
+                let tied = || rows.iter().copied().filter(|&r| dom.size(r) == least);
+                let best = tied()
+                    .max_by_key(|&r| (reach_by_hand(&blocked, dom, r), Reverse(search.key[r])))
+                    .expect("a row");
+                let by_key = tied().min_by_key(|&r| search.key[r]).expect("a row");
+                let (r, c) = match search.choose_line() {
+                    Some((line, false)) => {
+                        assert_eq!(line, best, "{inst}");
+                        by_reach += usize::from(best != by_key);
+                        let c = (0..n).find(|&c| dom.available(line, c)).expect("a square");
+                        (line, c)
+                    }
+                    // A column that fewer rows can take than the smallest row has squares.
+                    Some((c, true)) => {
+                        let support = rows.iter().filter(|&&r| dom.available(r, c)).count();
+                        assert!(support < least as usize, "{inst}");
+                        let r = rows
+                            .iter()
+                            .copied()
+                            .find(|&r| dom.available(r, c))
+                            .expect("a row");
+                        (r, c)
+                    }
+                    None => unreachable!("rows are left"),
+                };
+                checked += 1;
+                search.dom.place(r, c);
+                if !search.dom.propagate(&mut search.stats) {
+                    break;
+                }
+            }
+        }
+        assert!(checked >= 50, "{checked} choices checked");
+        // Reach decided, not the key alone, somewhere: the test would see a search without it.
+        assert!(
+            by_reach >= 3,
+            "{by_reach} boards where reach chose another row"
+        );
+    }
+
+    #[test]
+    fn reach_only_from_65_to_128_columns_with_blocked_squares() {
+        for (n, block, expected) in [
+            (64, true, false),
+            (65, true, true),
+            (128, true, true),
+            (129, true, false),
+            (100, false, false),
+        ] {
+            let mut inst = Instance::new(n);
+            if block {
+                inst.block(1, 2).unwrap();
+            }
+            assert_eq!(
+                super::Reach::of_instance(&inst).is_some(),
+                expected,
+                "{n} {block}"
+            );
+        }
+    }
 
     #[test]
     fn luby_sequence() {

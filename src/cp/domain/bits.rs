@@ -284,4 +284,12 @@ impl<W: Word> Board for Bits<W> {
     fn propagate(&mut self, stats: &mut Stats) -> bool {
         propagate::bits(self, stats)
     }
+
+    fn each_square(&self, r: usize, mut visit: impl FnMut(usize)) {
+        let mut d = self.domain(r);
+        while d != W::ZERO {
+            visit(d.trailing_zeros() as usize);
+            d = d.clear_lowest();
+        }
+    }
 }

@@ -232,4 +232,10 @@ impl Board for General {
     fn propagate(&mut self, stats: &mut Stats) -> bool {
         propagate::counters(self, stats)
     }
+
+    fn each_square(&self, r: usize, mut visit: impl FnMut(usize)) {
+        (0..self.n)
+            .filter(|&c| self.available(r, c))
+            .for_each(&mut visit);
+    }
 }

@@ -52,6 +52,8 @@ pub(crate) trait Board {
     fn weakest_column(&self) -> Option<(usize, u32)>;
     /// Applies the propagation rules to a fixpoint; `false` if the board has no solution.
     fn propagate(&mut self, stats: &mut Stats) -> bool;
+    /// Calls `visit` with each available column of the unassigned row `r`.
+    fn each_square(&self, r: usize, visit: impl FnMut(usize));
 }
 
 /// The set of unassigned rows as a sparse set: `order[..len]` holds them, `pos` is the inverse
