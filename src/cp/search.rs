@@ -711,10 +711,11 @@ impl<B: Board> Search<B> {
     /// by key), unless a free column can be taken by fewer rows than that (only with blocked
     /// squares: see `dual`).
     pub(super) fn choose_line(&self) -> Option<(usize, bool)> {
-        match &self.reach {
-            Some(reach) => self.choose_line_by(|r| (Reverse(reach.row(&self.dom, r)), self.key[r])),
-            None => self.choose_line_by(|r| self.key[r]),
-        }
+        let row = match &self.reach {
+            Some(reach) => self.smallest_row_by_reach(reach)?,
+            None => self.smallest_row(|r| self.key[r])?,
+        };
+        Some(self.or_weaker_column(row))
     }
 
     /// [`choose_line`](Self::choose_line) with ties between rows of the smallest domain
@@ -723,14 +724,29 @@ impl<B: Board> Search<B> {
         &self,
         rank: impl Fn(usize) -> K,
     ) -> Option<(usize, bool)> {
-        // One pass; `rank` only for rows no larger than the smallest so far, as it may cost
-        // more than a size. The first of equal keys wins, as with `min_by_key`.
-        let mut best: Option<(u32, K, usize)> = None;
+        Some(self.or_weaker_column(self.smallest_row(rank)?))
+    }
+
+    /// The unassigned row of the smallest domain, ties broken by `rank`.
+    fn smallest_row<K: Ord>(&self, rank: impl Fn(usize) -> K) -> Option<usize> {
+        self.dom
+            .unassigned()
+            .iter()
+            .map(|&r| r as usize)
+            .min_by_key(|&r| (self.dom.size(r), rank(r)))
+    }
+
+    /// [`smallest_row`](Self::smallest_row) with ties broken by reach, then by key; the reach
+    /// only of rows no larger than the smallest so far, as it costs more than a size.
+    fn smallest_row_by_reach(&self, reach: &Reach) -> Option<usize> {
+        let rank = |r: usize| (Reverse(reach.row(&self.dom, r)), self.key[r]);
+        let mut best: Option<(u32, (Reverse<u32>, u64), usize)> = None;
         for &r in self.dom.unassigned() {
             let r = r as usize;
             let size = self.dom.size(r);
             match &best {
                 Some((least, _, _)) if size > *least => {}
+                // The first of equal ranks stays, as with `min_by_key`.
                 Some((least, key, _)) if size == *least => {
                     let k = rank(r);
                     if k < *key {
@@ -740,16 +756,21 @@ impl<B: Board> Search<B> {
                 _ => best = Some((size, rank(r), r)),
             }
         }
-        let (_, _, row) = best?;
+        best.map(|(_, _, r)| r)
+    }
+
+    /// `(row, false)`, or `(column, true)` if a free column can be taken by fewer rows than
+    /// `row` has squares (only with blocked squares: see `dual`).
+    fn or_weaker_column(&self, row: usize) -> (usize, bool) {
         // Propagation leaves every free column two rows or more, so a row of two is never beaten.
         if self.dual
             && self.dom.size(row) > 2
             && let Some((c, support)) = self.dom.weakest_column()
             && support < self.dom.size(row)
         {
-            return Some((c, true));
+            return (c, true);
         }
-        Some((row, false))
+        (row, false)
     }
 
     /// The search loop, from the root. `failure_budget` ends it with a restart.
