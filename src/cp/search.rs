@@ -972,11 +972,11 @@ pub(super) fn luby(i: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
     use std::cmp::Reverse;
     use std::collections::HashSet;
+
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     use super::{Bits128, Board, Instance, Options, Search, luby};
     use crate::cp::blocked_board;
@@ -1066,7 +1066,7 @@ mod tests {
         // Reach decided, not the key alone, somewhere: the test would see a search without it.
         assert!(
             by_reach >= 3,
-            "{by_reach} boards where reach chose another row"
+            "{by_reach} choices where reach took another row than the key"
         );
     }
 
