@@ -21,6 +21,23 @@
 
 use std::sync::OnceLock;
 
+/// Asks the CPU to start bringing `value`'s cache line in, to be read or written a little
+/// later: a hint, which changes nothing the program sees (nothing at all off x86-64). For
+/// loops whose next reads land anywhere in memory larger than the caches.
+#[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+pub(crate) fn prefetch<T: ?Sized>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing into the program and never faults, whatever the
+    // address (and `value` is a valid reference anyway). SSE, which has it, is part of every
+    // x86-64 CPU.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            (value as *const T).cast(),
+        );
+    }
+}
+
 /// The environment variable that forces a copy of the hot loops (`portable`, `avx2` or
 /// `avx512`), for benchmarks that compare them; unset or empty, the widest the CPU runs counts.
 /// A name the CPU cannot run, or no copy has, is an error from [`Isa::from_env`], which

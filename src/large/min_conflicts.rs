@@ -36,6 +36,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::Placement;
+use crate::engine::cpu::prefetch;
 use crate::memory::{self, OutOfMemory};
 
 /// The largest `n` accepted: columns are `u32` (and the search needs about 4.5 bytes per queen).
@@ -54,23 +55,6 @@ pub fn memory_bytes(n: usize) -> u64 {
 
 /// Columns tried per row during the greedy start before the row is placed with a conflict.
 const START_TRIES: usize = 64;
-
-/// Asks the processor to start loading `value` now, so that it is in cache when it is read a
-/// few dozen steps later: for large `n` the arrays far exceed the cache, and each random read
-/// would otherwise wait on memory.
-#[inline]
-#[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
-fn prefetch<T>(value: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot fault,
-    // and `value` is a valid reference anyway. SSE, which has it, is part of every x86_64
-    // processor.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (value as *const T).cast(),
-        )
-    }
-}
 
 /// How many swaps ahead the shuffle draws its random positions, to prefetch them.
 const SHUFFLE_AHEAD: usize = 16;

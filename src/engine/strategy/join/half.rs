@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::engine::cpu::prefetch;
 use crate::memory::{self, OutOfMemory};
 
 use super::kernel::{Kernel, append_pairs, append_pairs_many};
@@ -295,7 +296,7 @@ impl QuarterList {
                 stop,
                 &mut |rows, used, sum, diff| {
                     let at = next[keys.key(rows, used)].fetch_add(1, Ordering::Relaxed);
-                    prefetch(entries[at].as_ptr());
+                    prefetch(&entries[at]);
                     let (due, entry) =
                         std::mem::replace(&mut ring[placed % AHEAD], (at, shape.entry(sum, diff)));
                     if placed >= AHEAD {
@@ -332,20 +333,6 @@ impl QuarterList {
     fn at(&self, key: usize) -> &[u64] {
         &self.entries[self.start[key]..self.start[key + 1]]
     }
-}
-
-/// Asks the CPU to bring `place`'s cache line in, to be written soon (a hint: nothing on
-/// CPUs without the instruction).
-#[inline(always)]
-fn prefetch(place: *const u64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE, which the instruction needs, is part of every x86-64 CPU, and a prefetch
-    // reads nothing into the program and never faults, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(place.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = place;
 }
 
 /// Where a search stands after some rows: the next row, and the rows, columns and diagonals
