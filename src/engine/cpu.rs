@@ -11,6 +11,10 @@
 //! be called on the strength of holding one. The constraint solver of `crate::cp` holds an
 //! [`Avx2`] too, to count its domains with [`Avx2::popcnt`].
 //!
+//! It also holds `prefetch`, the one cache hint of the hot loops (the join's list, the
+//! min-conflicts search, the no-good watches): an instruction every x86-64 CPU has, so it
+//! needs no proof.
+//!
 //! ```
 //! use nqueens::engine::cpu::Isa;
 //! let widest = Isa::detect();
