@@ -30,9 +30,28 @@ fn tallies_beside(
     beside: usize,
     stop: &AtomicBool,
 ) -> (Result<Report, GpuError>, BTreeMap<usize, Tally>) {
+    let (report, seen) = reports_beside(tasks, todo, backend, beside, stop);
+    let tallies = seen
+        .into_iter()
+        .map(|(index, (tally, _))| (index, tally))
+        .collect();
+    (report, tallies)
+}
+
+/// As [`tallies_beside`], with whether each task was reported on the calling thread: the
+/// backend's batches report there, the CPU threads on their pool's.
+fn reports_beside(
+    tasks: &JoinTasks,
+    todo: &[usize],
+    backend: &mut dyn JoinBackend,
+    beside: usize,
+    stop: &AtomicBool,
+) -> (Result<Report, GpuError>, BTreeMap<usize, (Tally, bool)>) {
+    let here = std::thread::current().id();
     let seen = Mutex::new(BTreeMap::new());
     let outcome = join::count_tasks(backend, tasks, todo, beside, stop, &|index, tally| {
-        let before = seen.lock().unwrap().insert(index, tally);
+        let on_device = std::thread::current().id() == here;
+        let before = seen.lock().unwrap().insert(index, (tally, on_device));
         assert!(before.is_none(), "task {index} reported twice");
         Ok::<(), ()>(())
     });
@@ -40,7 +59,7 @@ fn tallies_beside(
         Ok((outcome, report)) => {
             let seen = seen.lock().unwrap();
             assert_eq!(outcome.done, seen.len());
-            assert_eq!(outcome.tally, seen.values().copied().sum::<Tally>());
+            assert_eq!(outcome.tally, seen.values().map(|&(t, _)| t).sum::<Tally>());
             assert_eq!(outcome.stopped, seen.len() < todo.len());
             Ok(report)
         }
@@ -92,24 +111,14 @@ fn the_cpu_threads_beside_the_device_take_tasks_from_the_back_of_one_list() {
         let todo: Vec<usize> = (0..tasks.len())
             .step_by(if n == 18 { 61 } else { 1 })
             .collect();
-        // The device's batches report on this thread, the CPU threads on the pool's.
-        let here = std::thread::current().id();
-        let seen = Mutex::new(BTreeMap::new());
-        let (_, report) = join::count_tasks(
-            &mut HostJoin::default(),
+        let (report, seen) = reports_beside(
             &tasks,
             &todo,
+            &mut HostJoin::default(),
             2,
             &AtomicBool::new(false),
-            &|index, tally| {
-                let on_device = std::thread::current().id() == here;
-                let before = seen.lock().unwrap().insert(index, (tally, on_device));
-                assert!(before.is_none(), "task {index} reported twice");
-                Ok::<(), ()>(())
-            },
-        )
-        .unwrap();
-        let seen = seen.into_inner().unwrap();
+        );
+        let report = report.unwrap();
         assert_eq!(seen.len(), todo.len(), "N={n}: every task once");
         for (&index, &(tally, _)) in &seen {
             assert_eq!(tally, tasks.count(index), "N={n}, task {index}");
