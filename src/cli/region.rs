@@ -2,6 +2,7 @@
 //! generate, rate and draw. A thin layer over [`nqueens::region`].
 
 use std::io::{self, BufWriter, Read, Write};
+use std::sync::atomic::Ordering;
 
 use anyhow::Context;
 use rand::RngCore;
@@ -222,8 +223,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             write_boards(&mut out, &boards, (format, colour))
         }
     };
-    out.flush().ok();
-    result
+    // Output that cannot be written is an error, here as in every command (the error of the
+    // verb, if any, comes first).
+    let flushed = out.flush().context("cannot write the output");
+    result.and(flushed)
 }
 
 /// Every board of the input; the first bad one is bad input, named by its number.
@@ -277,30 +280,43 @@ fn write_boards(
     (format, colour): Style,
 ) -> anyhow::Result<()> {
     if matches!(format, Format::Svg | Format::Html) && boards.len() > 1 {
-        let what = if format == Format::Svg {
-            "an SVG picture"
-        } else {
-            "a page"
-        };
-        return Err(bad_input(format!(
-            "{what} holds one board, and there are {}: ask for one, or use --format text",
-            boards.len()
-        )));
+        return Err(one_board_only(format, &boards.len().to_string()));
     }
     for (i, board) in boards.iter().enumerate() {
-        let text = match format {
-            Format::Text if i > 0 => format!("\n{}", board.to_text()),
-            Format::Text => board.to_text(),
-            Format::Json => format!("{}\n", board.to_json()),
-            Format::Svg => svg::draw(board),
-            Format::Board if i > 0 => format!("\n{}", drawn(board, colour)),
-            Format::Board => drawn(board, colour),
-            Format::Html => html::page(board),
-        };
-        out.write_all(text.as_bytes())
-            .context("cannot write the boards")?;
+        write_board(out, board, i, (format, colour)).context("cannot write the boards")?;
     }
     Ok(())
+}
+
+/// The error for more than one board in an SVG picture or a page: `there` says how many.
+fn one_board_only(format: Format, there: &str) -> anyhow::Error {
+    let what = if format == Format::Svg {
+        "an SVG picture"
+    } else {
+        "a page"
+    };
+    bad_input(format!(
+        "{what} holds one board, and there are {there}: ask for one, or use --format text"
+    ))
+}
+
+/// Writes the board numbered `i` (from 0) of a stream of boards in a format.
+fn write_board(
+    out: &mut impl Write,
+    board: &Board,
+    i: usize,
+    (format, colour): Style,
+) -> io::Result<()> {
+    let text = match format {
+        Format::Text if i > 0 => format!("\n{}", board.to_text()),
+        Format::Text => board.to_text(),
+        Format::Json => format!("{}\n", board.to_json()),
+        Format::Svg => svg::draw(board),
+        Format::Board if i > 0 => format!("\n{}", drawn(board, colour)),
+        Format::Board => drawn(board, colour),
+        Format::Html => html::page(board),
+    };
+    out.write_all(text.as_bytes())
 }
 
 fn search<'a>(board: &'a Board, order_arg: OrderArg) -> Search<'a> {
@@ -321,25 +337,53 @@ fn solve(
     order_arg: OrderArg,
 ) -> anyhow::Result<()> {
     let boards = read(file)?;
+    // An SVG picture and a page hold one board: two solutions at most are kept, to refuse a
+    // second before the first is written. Other formats write each solution as it is found,
+    // so `--all` streams in bounded memory.
+    let one_board = matches!(style.0, Format::Svg | Format::Html);
+    let limit = if one_board {
+        Some(limit.map_or(2, |l| l.min(2)))
+    } else {
+        limit
+    };
+    let mut held = Vec::new();
+    let mut written = 0;
+    let mut failed = None;
     let mut unsolved = 0;
-    let mut solutions = Vec::new();
     for board in &boards {
         let mut s = search(board, order_arg);
         if let Some(limit) = limit {
             s = s.limit(limit);
         }
-        let before = solutions.len();
-        let counted = s.for_each(|columns| solutions.push(board.with_solution(columns)));
+        let counted = s.for_each(|columns| {
+            let solved = board.with_solution(columns);
+            if one_board {
+                held.push(solved);
+            } else if failed.is_none() {
+                if let Err(e) = write_board(out, &solved, written, style) {
+                    // The search has nowhere to put what it finds: stop it, as Ctrl-C would.
+                    failed = Some(e);
+                    signals::stop_flag().store(true, Ordering::Relaxed);
+                }
+                written += 1;
+            }
+        });
+        if let Some(e) = failed {
+            return Err(anyhow::Error::new(e).context("cannot write the boards"));
+        }
+        if one_board && held.len() > 1 {
+            return Err(one_board_only(style.0, "at least 2"));
+        }
         // Solutions found before an interrupt are written all the same.
         if counted.is_err() {
-            write_boards(out, &solutions, style)?;
+            write_boards(out, &held, style)?;
             return Err(interrupted(nqueens::region::Stopped));
         }
-        if solutions.len() == before {
+        if counted.is_ok_and(|c| c.solutions == 0) {
             unsolved += 1;
         }
     }
-    write_boards(out, &solutions, style)?;
+    write_boards(out, &held, style)?;
     if unsolved > 0 {
         anyhow::bail!("{unsolved} of {} puzzle(s) have no solution", boards.len());
     }
@@ -359,8 +403,9 @@ fn count(
         }
         let counted = s.count().map_err(interrupted)?;
         let more = if counted.limited { " or more" } else { "" };
-        writeln!(out, "{}{more}", counted.solutions).context("cannot write the counts")?;
-        out.flush().ok();
+        writeln!(out, "{}{more}", counted.solutions)
+            .and_then(|()| out.flush())
+            .context("cannot write the counts")?;
     }
     Ok(())
 }

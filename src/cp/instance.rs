@@ -362,7 +362,9 @@ impl Instance {
                 let first = first.to_string();
                 parse_drawing(line, &first, &mut lines)
             } else if let Some(clues) = JsonInstance::of(raw) {
-                let inst = clues.instance(line)?;
+                let inst = clues
+                    .map_err(|message| ParseError { line, message })?
+                    .instance(line)?;
                 only_one(line, &mut lines)?;
                 Ok(inst)
             } else {
@@ -568,11 +570,17 @@ struct JsonInstance {
 
 impl JsonInstance {
     /// The instance in `line`, if it is one: a JSON placement (no `"givens"`, no `"blocked"`)
-    /// or anything else is left to the placement reader and its messages.
-    fn of(line: &str) -> Option<Self> {
-        serde_json::from_str::<JsonInstance>(line.trim())
-            .ok()
-            .filter(|j| j.givens.is_some() || j.blocked.is_some())
+    /// or anything else is left to the placement reader and its messages. An object with
+    /// clues is an instance or an error: clues it cannot read are never dropped in favour of
+    /// the placement beside them (a puzzle's solution under `"columns"`).
+    fn of(line: &str) -> Option<Result<Self, String>> {
+        let object: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(line.trim()).ok()?;
+        let has = |key| object.get(key).is_some_and(|v| !v.is_null());
+        if !has("givens") && !has("blocked") {
+            return None;
+        }
+        Some(serde_json::from_str(line.trim()).map_err(|e| format!("not an instance in JSON: {e}")))
     }
 
     fn instance(&self, line: usize) -> Result<Instance, ParseError> {

@@ -191,6 +191,16 @@ fn every_error_names_the_line_and_exits_2() {
         ("Q..\n....\n", "line 2: row 2 has 4 cells, expected 3"),
         ("0\n", "line 1: the board size must be from 1"),
         ("", "line 1: no instance"),
+        // Clues that cannot be read are an error, never dropped in favour of the placement
+        // beside them (a puzzle's solution), which used to be completed instead.
+        (
+            "{\"n\":8,\"givens\":[[1,\"4\"]],\"columns\":[1,5,8,6,3,7,2,4]}\n",
+            "line 1: not an instance in JSON: invalid type: string \"4\"",
+        ),
+        (
+            "{\"n\":8,\"givens\":[[1,4]],\"blocked\":[[2]]}\n",
+            "line 1: not an instance in JSON: invalid length 1",
+        ),
     ];
     for (input, message) in cases {
         complete()

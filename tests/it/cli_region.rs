@@ -473,3 +473,61 @@ fn board_drawings_are_in_colour_when_asked_and_read_the_same_without() {
         .assert()
         .code(2);
 }
+
+/// Output that cannot be written is an error for every verb, one line, exit 1, as for every
+/// other command: the verbs used to drop the error of their last write and exit 0.
+#[cfg(unix)]
+#[test]
+fn a_full_standard_output_is_an_error_for_every_verb() {
+    let solved = stdout(&["region", "solve", &fixture("unique7.txt")], "");
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    for args in [
+        &["solve"][..],
+        &["solve", "--format", "svg"],
+        &["count"],
+        &["verify"],
+        &["rate"],
+        &["draw"],
+        &["generate", "6", "--seed", "1"],
+    ] {
+        Command::new("sh")
+            .args(["-c", "\"$0\" region \"$@\" > /dev/full"])
+            .arg(&bin)
+            .args(args)
+            .write_stdin(solved.clone())
+            .assert()
+            .code(1)
+            .stderr(
+                predicate::str::starts_with("error: cannot write")
+                    .and(predicate::str::contains("No space left on device"))
+                    .and(predicate::str::contains('\n').count(1)),
+            );
+    }
+}
+
+/// `solve --all` writes each solution as it is found, in bounded memory: a grid with more
+/// solutions than any memory holds streams into a reader that stops early, which ends it
+/// quietly (exit 0). It used to gather every solution first, writing nothing until the end.
+#[cfg(unix)]
+#[test]
+fn solve_all_streams_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // 40 rows, each its own region.
+    let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn";
+    let grid: String = letters
+        .chars()
+        .map(|ch| format!("{}\n", ch.to_string().repeat(40)))
+        .collect();
+    std::fs::write(dir.path().join("rows40.txt"), grid).unwrap();
+    let script = "( (ulimit -v 1048576 && \"$0\" region solve --all rows40.txt; echo $? > status) \
+                  | head -c 100000 > /dev/null )";
+    Command::new("sh")
+        .args(["-c", script])
+        .arg(assert_cmd::cargo::cargo_bin("nqueens"))
+        .current_dir(dir.path())
+        .assert()
+        .success()
+        .stderr("");
+    let status = std::fs::read_to_string(dir.path().join("status")).unwrap();
+    assert_eq!(status.trim(), "0");
+}
