@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::domain::{Bits, Board, NONE, Word};
-use super::search::{CLOCK_EVERY, Search, Status, luby};
+use super::search::{Search, Status, luby};
 use crate::Placement;
 use crate::engine::cpu::prefetch;
 
@@ -323,7 +323,7 @@ impl<W: Word> Search<Bits<W>> {
                     if node_cap.is_some_and(|cap| self.stats.nodes >= cap) {
                         return (None, Status::NodeLimit);
                     }
-                    if self.stats.nodes.is_multiple_of(CLOCK_EVERY) {
+                    if self.stats.nodes & self.clock_mask == 0 {
                         if deadline.is_some_and(|d| Instant::now() >= d) {
                             return (None, Status::TimeLimit);
                         }

@@ -163,6 +163,55 @@ fn find_first_stops_within_a_second_on_each_signal() {
     }
 }
 
+/// On the widest boards a node of `complete` takes milliseconds (3 ms at 32,768 columns), so
+/// the clock and the signals are read every few nodes there, not every 1,024: a time limit
+/// and a signal both end the search within a second (they took over 3 s).
+#[test]
+fn complete_on_a_board_of_32768_stops_on_its_time_limit_and_on_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = dir.path().join("wide.txt");
+    std::fs::write(&board, "32768\nx 1 1\n").unwrap();
+    let board = board.to_str().unwrap();
+
+    let started = Instant::now();
+    let out = Command::new(bin())
+        .args(["complete", board, "--time-limit", "0.3"])
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("the time limit was reached"), "{err}");
+    assert!(
+        took < Duration::from_secs(2),
+        "a limit of 0.3 s took {took:?}"
+    );
+
+    let mut child = Command::new(bin())
+        .args(["complete", board])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(800));
+    let sent = Instant::now();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let took = sent.elapsed();
+    let _ = child.kill();
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+}
+
 /// The header line a checkpoint of `count 8` starts with.
 fn header_of_8(dir: &Path) -> String {
     let out = sh("\"$0\" count 8 --checkpoint h.ck", dir);
