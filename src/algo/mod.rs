@@ -447,6 +447,48 @@ impl Algo {
         self.observe(n, &mut work, &mut |_| ControlFlow::Continue(()))?;
         Ok(work)
     }
+
+    /// [`work`](Self::work), or `Ok(None)` once `stop` is set, looked at as
+    /// [`count_unless_stopped`](Self::count_unless_stopped) looks.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use nqueens::algo::Algo;
+    /// let (go, stop) = (AtomicBool::new(false), AtomicBool::new(true));
+    /// assert_eq!(Algo::Flags.work_unless_stopped(6, &go).unwrap(), Some(Algo::Flags.work(6).unwrap()));
+    /// assert_eq!(Algo::Flags.work_unless_stopped(14, &stop).unwrap(), None);
+    /// ```
+    ///
+    /// # Errors
+    /// [`AlgoError`] for an `n` this algorithm does not list
+    /// ([`check_listing`](Self::check_listing)).
+    pub fn work_unless_stopped(
+        self,
+        n: usize,
+        stop: &AtomicBool,
+    ) -> Result<Option<Work>, AlgoError> {
+        /// Counts the work, and breaks the search once the flag is set.
+        struct Stoppable<'a> {
+            work: Work,
+            stopper: Stopper<'a>,
+        }
+        impl Observer for Stoppable<'_> {
+            fn step(&mut self, step: crate::observe::Step<&[u32]>) -> ControlFlow<()> {
+                let _ = self.work.step(step);
+                self.stopper.step(step)
+            }
+
+            fn checks(&mut self, k: u64) {
+                self.work.checks(k);
+            }
+        }
+        let mut obs = Stoppable {
+            work: Work::default(),
+            stopper: Stopper::new(stop),
+        };
+        self.observe(n, &mut obs, &mut |_| ControlFlow::Continue(()))?;
+        Ok((!obs.stopper.stopped()).then_some(obs.work))
+    }
 }
 
 impl fmt::Display for Algo {

@@ -5,6 +5,10 @@
 //! core, which on a shared machine made lines zigzag. Once a cell takes longer than the budget, that algorithm sits out the bigger boards (each N costs
 //! several times the one before, so the next cell would only be longer). The counts of all
 //! algorithms for an N must agree; a disagreement is marked in the table and fails the run.
+//!
+//! Ctrl-C or SIGTERM ends the cell under way within milliseconds (every rung looks at the
+//! stop flag every few thousand nodes); the cells finished before it are in the table and in
+//! the files asked for, and the run exits 1.
 
 use std::io::{self, Write};
 use std::ops::RangeInclusive;
@@ -17,7 +21,7 @@ use nqueens::observe::Work;
 
 use super::export::{Exporter, Output, Record, Value};
 use super::outfile::OutFile;
-use super::{bad_input, parse_range, progress};
+use super::{bad_input, parse_range, progress, signals};
 
 /// Arguments of `nqueens bench`.
 #[derive(clap::Args)]
@@ -148,6 +152,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut cells = Vec::new();
     let mut over_budget = vec![false; algos.len()];
     let mut disagreements = 0;
+    let stop = signals::stop_flag();
+    // Set when a signal ends a cell: that cell is dropped, the finished ones are kept.
+    let mut interrupted = false;
     for n in range {
         let mut row = Vec::new();
         for (i, &algo) in algos.iter().enumerate() {
@@ -156,17 +163,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let measured = if skip {
                 None
             } else {
+                let mut stopped = false;
                 let timed = repeat(usize::from(args.runs), REPEAT_WITHIN.min(budget), || {
                     let start = Instant::now();
-                    let counts = algo.count(n)?;
+                    let counts = algo.count_unless_stopped(n, stop)?;
+                    stopped |= counts.is_none();
                     Ok::<_, nqueens::algo::AlgoError>((counts, start.elapsed()))
                 })
                 .map_err(bad_input)?;
+                let (Some(value), false) = (timed.value, stopped) else {
+                    interrupted = true;
+                    break;
+                };
                 over_budget[i] = timed.median > budget;
-                Some(timed)
+                Some(Timed {
+                    value,
+                    median: timed.median,
+                    runs: timed.runs,
+                    steady: timed.steady,
+                })
             };
             let work = match (args.nodes, &measured) {
-                (true, Some(_)) => Some(algo.work(n).map_err(bad_input)?),
+                (true, Some(_)) => match algo.work_unless_stopped(n, stop).map_err(bad_input)? {
+                    Some(work) => Some(work),
+                    None => {
+                        interrupted = true;
+                        break;
+                    }
+                },
                 _ => None,
             };
             bar.inc(1);
@@ -211,7 +235,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 }
             });
         }
-        bar.suspend(|| write_row(&mut out, &widths, &line))?;
+        if !row.is_empty() {
+            bar.suspend(|| write_row(&mut out, &widths, &line))?;
+        }
+        if interrupted {
+            break;
+        }
     }
     bar.finish_and_clear();
     for (file, format) in [(json, Output::Json), (csv, Output::Csv)] {
@@ -226,6 +255,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             super::plot::time_label(REPEAT_WITHIN.min(budget).as_secs_f64())
         );
         file.commit(&super::plot::svg(&cells_by_algo(&algos, &cells), &note)?)?;
+    }
+    if interrupted {
+        let timed = cells.iter().filter(|c| c.seconds.is_some()).count();
+        anyhow::bail!("interrupted after {timed} timed cell(s), kept in the table and the files");
     }
     if disagreements > 0 {
         anyhow::bail!("{disagreements} counts disagree with the other algorithms (marked !)");

@@ -115,7 +115,7 @@ const HELP: [(&str, &str, &str); 12] = [
     (
         "bench",
         "  nqueens bench\n  nqueens bench 4..=16 --budget 2 --algos flags,bitboard,mirror\n  nqueens bench 4..=14 --plot ladder.svg --csv ladder.csv",
-        "0 all counts agree; 1 some disagree or a write failed; 2 bad usage",
+        "0 all counts agree; 1 some disagree, interrupted, or a write failed; 2 bad usage",
     ),
     (
         "merge",

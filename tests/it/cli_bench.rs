@@ -111,6 +111,65 @@ fn sizes_beyond_a_limit_are_skipped_with_a_note() {
         .stdout(predicate::function(|s: &str| s.lines().count() == 13));
 }
 
+/// SIGTERM (as Ctrl-C) ends the cell under way within a second, and the cells finished before
+/// it are kept: printed in the table and written to the files, each count right. The cell of
+/// permutations at N = 12 takes seconds, so the signal comes inside a cell.
+#[cfg(unix)]
+#[test]
+fn a_signal_ends_the_cell_under_way_and_keeps_the_finished_ones() {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (json, csv) = (dir.path().join("b.json"), dir.path().join("b.csv"));
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["bench", "8..=12", "--algos", "permutations", "--json"])
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(2500));
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let sent = Instant::now();
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+    let cells: Vec<serde_json::Value> = std::fs::read_to_string(&json)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        err.contains(&format!(
+            "error: interrupted after {} timed cell(s)",
+            cells.len()
+        )),
+        "{err}"
+    );
+    // N = 8 takes a millisecond, N = 12 seconds: the run stopped between them.
+    assert!((1..5).contains(&cells.len()), "{cells:?}");
+    for (cell, n) in cells.iter().zip(8..) {
+        assert_eq!(cell["n"].as_u64(), Some(n));
+        assert_eq!(
+            u128::from(cell["total"].as_u64().unwrap()),
+            common::counts(n as usize).0
+        );
+    }
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(table.lines().count(), 1 + cells.len(), "{table}");
+    let csv = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv.lines().count(), 1 + cells.len(), "{csv}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     let cases: [(&[&str], &str); 8] = [
