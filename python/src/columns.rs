@@ -55,6 +55,7 @@ pub(crate) fn read_columns(obj: &Bound<'_, PyAny>, free_rows: bool) -> PyResult<
             obj.py().check_signals()?;
         }
         let item = item?;
+        room_for_one_more(&mut given)?;
         if free_rows && item.is_none() {
             free.push(r);
             given.push(None);
@@ -92,6 +93,34 @@ pub(crate) fn read_columns(obj: &Bound<'_, PyAny>, free_rows: bool) -> PyResult<
     Ok(Columns { cols, bad, free })
 }
 
+/// Room in `given` for one more row, or `MemoryError` once the rows read (an endless iterator's,
+/// say) would take more memory than there is: without it, a failed allocation aborts the
+/// interpreter. Each row costs its item here and its column (and, at worst, its message)
+/// later: 16 bytes counted.
+fn room_for_one_more<T>(given: &mut Vec<T>) -> PyResult<()> {
+    if given.len() < given.capacity() {
+        return Ok(());
+    }
+    let rows = given.len().saturating_mul(2).max(64);
+    let need = u64::try_from(rows).unwrap_or(u64::MAX).saturating_mul(16);
+    let limit = nqueens::memory::limit(need, None);
+    let refused = if need > limit {
+        format!(
+            "more than the {} of memory available",
+            nqueens::memory::human(limit)
+        )
+    } else if given.try_reserve_exact(rows - given.len()).is_err() {
+        "which could not be allocated".to_owned()
+    } else {
+        return Ok(());
+    };
+    Err(PyMemoryError::new_err(format!(
+        "columns: more than {} rows take {}, {refused}",
+        given.len(),
+        nqueens::memory::human(need)
+    )))
+}
+
 /// The columns of a buffer: one copy of its bytes (`memoryview.tobytes`, which also gathers a
 /// strided view), each item decoded by the format's size, sign and byte order.
 fn buffer_columns(view: &Bound<'_, PyMemoryView>, free_rows: bool) -> PyResult<Columns> {
@@ -124,7 +153,20 @@ fn buffer_columns(view: &Bound<'_, PyMemoryView>, free_rows: bool) -> PyResult<C
             "columns must be ints of 1, 2, 4 or 8 bytes, not {size}"
         )));
     }
-    let bytes = view.call_method0(intern!(py, "tobytes"))?;
+    let bytes = view.call_method0(intern!(py, "tobytes")).map_err(|e| {
+        if e.is_instance_of::<PyMemoryError>(py) && e.value(py).to_string().is_empty() {
+            let len = view
+                .getattr(intern!(py, "nbytes"))
+                .and_then(|b| b.extract::<u64>())
+                .unwrap_or(0);
+            PyMemoryError::new_err(format!(
+                "columns: a copy of the buffer's {} could not be allocated",
+                nqueens::memory::human(len)
+            ))
+        } else {
+            e
+        }
+    })?;
     let bytes = bytes.cast::<PyBytes>()?.as_bytes();
     let n = bytes.len() / size;
     let mut cols = Vec::new();

@@ -4,9 +4,8 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
-use nqueens::cp::{Instance, InstanceError, Options, Solver, Stats, Status};
+use nqueens::cp::{Instance, InstanceError, MAX_N, Options, Solver, Stats, Status};
 use pyo3::exceptions::{
     PyKeyboardInterrupt, PyMemoryError, PyRuntimeError, PyTypeError, PyValueError,
 };
@@ -14,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::convert::{
-    as_int, natural, on_board, positive, squares, to_bytes, type_name, value_error,
+    as_int, natural, on_board, positive, squares, time_limit, to_bytes, type_name, value_error,
 };
 use crate::interrupt::{POLL, interruptible, is_interrupt};
 
@@ -39,6 +38,8 @@ fn read_instance(
     let mut inst = if let Ok(text) = given.cast::<PyString>() {
         Instance::parse(&text.to_cow()?).map_err(value_error)?
     } else {
+        // An endless iterator is refused at the first row past the largest board, which
+        // `Instance::with_size` names.
         let items: Vec<Bound<'_, PyAny>> = given
             .try_iter()
             .map_err(|_| {
@@ -47,8 +48,12 @@ fn read_instance(
                     type_name(given)
                 ))
             })?
+            .take(MAX_N + 1)
             .collect::<PyResult<_>>()?;
-        if !items.is_empty() && items.iter().all(|i| i.is_instance_of::<PyString>()) {
+        if !items.is_empty()
+            && items.len() <= MAX_N
+            && items.iter().all(|i| i.is_instance_of::<PyString>())
+        {
             let rows: Vec<String> = items
                 .iter()
                 .map(|i| i.extract::<String>())
@@ -130,19 +135,6 @@ type CompletionTuple<'py> = (
     InstanceTuple,
     Option<String>,
 );
-
-fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
-    match seconds {
-        // No search lasts longer than this; a larger limit is no limit.
-        Some(s) if s == f64::INFINITY => Ok(None),
-        Some(s) => Duration::try_from_secs_f64(s).map(Some).map_err(|_| {
-            PyValueError::new_err(format!(
-                "time_limit must be a number of seconds >= 0 (or None for no limit), not {s}"
-            ))
-        }),
-        None => Ok(None),
-    }
-}
 
 fn options(
     seed: Option<&Bound<'_, PyAny>>,

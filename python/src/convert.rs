@@ -1,6 +1,8 @@
 //! Arguments from Python as the library takes them: ints (numpy's too), board sizes, squares,
 //! and the library's errors and columns on the way back.
 
+use std::time::{Duration, Instant};
+
 use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -98,6 +100,21 @@ pub(crate) fn board_size(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     }
     let n = natural(obj, "N")?;
     usize::try_from(n).map_err(|_| PyValueError::new_err(format!("N is too large: {n}")))
+}
+
+/// A `time_limit` argument in seconds: `None` (and infinity, and a limit beyond what a
+/// `Duration` holds, some 585 billion years, or than the clock can add) is no limit; a negative
+/// or NaN one is refused.
+pub(crate) fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
+    match seconds {
+        None => Ok(None),
+        Some(s) if s.is_nan() || s < 0.0 => Err(PyValueError::new_err(format!(
+            "time_limit must be a number of seconds >= 0 (or None for no limit), not {s:?}"
+        ))),
+        Some(s) => Ok(Duration::try_from_secs_f64(s)
+            .ok()
+            .filter(|d| Instant::now().checked_add(*d).is_some())),
+    }
 }
 
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {

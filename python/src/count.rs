@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use nqueens::Counter;
 use nqueens::algo::Algo;
@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyTypeErr
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::convert::{board_size, natural, positive, type_name, value_error};
+use crate::convert::{self, board_size, natural, positive, type_name, value_error};
 use crate::interrupt::{interruptible, is_interrupt};
 
 // The time limit of a count has passed: raised by the poll (so told apart from Ctrl-C and from
@@ -185,17 +185,8 @@ pub(crate) fn count(
     time_limit: Option<f64>,
 ) -> PyResult<CountTuple> {
     let n = board_size(n)?;
-    let deadline = match time_limit {
-        None => None,
-        Some(s) if s == f64::INFINITY => None,
-        Some(s) => Some(
-            Instant::now() + Duration::try_from_secs_f64(s).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "time_limit must be a number of seconds >= 0 (or None for no limit), not {s}"
-                ))
-            })?,
-        ),
-    };
+    // A limit the clock cannot add to now is no limit.
+    let deadline = convert::time_limit(time_limit)?.and_then(|d| Instant::now().checked_add(d));
     let options = options.get();
     let stop = AtomicBool::new(false);
     let done = AtomicUsize::new(0);

@@ -59,6 +59,10 @@ pub(crate) fn svg(
 ) -> PyResult<String> {
     let cols = read_columns(columns, true)?;
     let n = cols.cols.len();
+    // The picture's bound first, which bounds the squares and rows read next.
+    Format::Svg
+        .check(n)
+        .map_err(|e| PyValueError::new_err(format!("{e}, not {n}")))?;
     let free = cols.free.clone();
     let size = size.map(|s| positive(s, "size")).transpose()?;
     if let Some(px) = size
@@ -72,6 +76,12 @@ pub(crate) fn svg(
     let mut given_rows = Vec::new();
     if let Some(given) = given {
         for r in given.try_iter()? {
+            // More than n rows cannot be distinct: an endless iterator is refused there.
+            if given_rows.len() == n {
+                return Err(PyValueError::new_err(format!(
+                    "more than {n} given rows for a {n}x{n} board"
+                )));
+            }
             let r = natural(&r?, "a given row")?;
             match usize::try_from(r) {
                 Ok(r) if r < n && !free.contains(&r) => given_rows.push(r),

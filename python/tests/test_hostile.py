@@ -173,3 +173,81 @@ def test_find_needs_the_memory_it_counts():
     assert n == 50_000_000 and grown < 1.2 * 4 * n, grown
     with pytest.raises(ValueError, match="more than the limit of"):
         nqueens.find(50_000_000, max_memory=190_000_000)
+
+
+@pytest.mark.parametrize("seconds", [1.8e19, 1e300])
+def test_a_time_limit_beyond_the_clock_is_no_limit(seconds):
+    # 1.8e19 s fits a Duration but not the clock: once a panic on adding it to now, which the
+    # release build's abort made the interpreter's end; 1e300 was refused as negative.
+    assert nqueens.count(16, time_limit=seconds).total == 14772512
+    assert nqueens.complete([None] * 8, time_limit=seconds).status == "solved"
+    assert len(list(nqueens.complete([None] * 6, all=True, time_limit=seconds))) == 4
+    with pytest.raises(ValueError, match=r"time_limit must be .* not -1e300$"):
+        nqueens.count(16, time_limit=-1e300)
+
+
+ENDLESS = """
+import itertools, resource
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+import nqueens
+try:
+    {call}
+except (MemoryError, ValueError) as e:
+    print(type(e).__name__ + ":", e)
+"""
+
+
+@pytest.mark.parametrize(
+    "call, said",
+    [
+        # Columns have no bound but memory: refused when the rows read would outgrow it (a
+        # failed allocation aborted the interpreter).
+        ("nqueens.verify(itertools.repeat(0))", "MemoryError: columns: more than"),
+        ("nqueens.svg(itertools.repeat(None))", "MemoryError: columns: more than"),
+        # An instance has at most 32768 rows, a picture 800, its given rows one a row.
+        ("nqueens.complete(itertools.repeat(None))", "ValueError: the board size must be from 1 to 32768, not 32769"),
+        ("nqueens.complete(itertools.count())", "ValueError: the board size must be from 1 to 32768, not 32769"),
+        ("nqueens.svg([1, 3, 0, 2], given=itertools.repeat(0))", "ValueError: more than 4 given rows for a 4x4 board"),
+        ("nqueens.svg([0] * 10**6, blocked=itertools.repeat((0, 0)))", "ValueError: svg is limited to N <= 800"),
+    ],
+)
+def test_endless_iterables_are_refused(call, said):
+    done = subprocess.run(
+        [sys.executable, "-c", ENDLESS.format(call=call)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(said), done.stdout
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
+def test_a_buffer_too_large_to_copy_says_so():
+    # Python's own MemoryError says nothing.
+    code = (
+        "import resource, numpy, nqueens\n"
+        "cols = numpy.zeros(100_000_000, dtype=numpy.uint32)\n"
+        "mapped = open('/proc/self/status').read().split('VmSize:')[1].split()[0]\n"
+        "resource.setrlimit(resource.RLIMIT_AS, ((int(mapped) << 10) + (200 << 20),) * 2)\n"
+        "try:\n"
+        "    nqueens.verify(cols)\n"
+        "except MemoryError as e:\n"
+        "    print(e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "columns: a copy of the buffer's 381 MiB could not be allocated" in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("one", ["s0.json", b"s0.json", "pathlib"])
+def test_merge_takes_a_list_not_one_path(one):
+    # A str is an iterable of one-letter paths: once FileNotFoundError for 's'.
+    if one == "pathlib":
+        import pathlib
+
+        one = pathlib.Path("s0.json")
+    with pytest.raises(TypeError, match=r"merge takes a list of shard results or paths, not a single \w+: merge\(\[\.\.\.\]\)"):
+        nqueens.merge(one)
+    with pytest.raises(TypeError, match="not a single ShardResult"):
+        nqueens.merge(nqueens.count(8, shard=(0, 1)))

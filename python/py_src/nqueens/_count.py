@@ -517,6 +517,12 @@ def merge(results: Iterable[Union[ShardResult, PathLike]]) -> CountResult:
     ...
     ValueError: 1 of 4 shards missing: 4 (a Slurm job array reruns them with `sbatch --array=4`)
     """
+    if isinstance(results, (str, bytes, os.PathLike, ShardResult)):
+        # One path given alone would be read a character at a time, as paths.
+        raise TypeError(
+            "merge takes a list of shard results or paths, not a single "
+            f"{type(results).__name__}: merge([...])"
+        )
     named: List[Tuple[str, str]] = []
     for i, r in enumerate(results):
         if isinstance(r, ShardResult):
