@@ -13,7 +13,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::convert::{
-    as_int, natural, on_board, positive, squares, time_limit, to_bytes, type_name, value_error,
+    self, as_int, natural, on_board, one_thread, positive, read_only, squares, time_limit,
+    to_bytes, type_name, value_error,
 };
 use crate::interrupt::{POLL, interruptible, is_interrupt};
 
@@ -140,13 +141,13 @@ fn options(
     seed: Option<&Bound<'_, PyAny>>,
     restarts: bool,
     node_limit: Option<&Bound<'_, PyAny>>,
-    seconds: Option<f64>,
+    seconds: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Options> {
     // The solver counts its domains with the copy `NQUEENS_ISA` forces, as a count does.
     nqueens::engine::cpu::Isa::from_env().map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(Options {
         node_limit: node_limit.map(|l| natural(l, "node_limit")).transpose()?,
-        time_limit: time_limit(seconds)?,
+        time_limit: time_limit(convert::seconds(seconds)?)?,
         seed: seed.map(|s| natural(s, "seed")).transpose()?.unwrap_or(0),
         restarts,
     })
@@ -173,7 +174,7 @@ pub(crate) fn complete<'py>(
     seed: Option<&Bound<'py, PyAny>>,
     restarts: bool,
     node_limit: Option<&Bound<'py, PyAny>>,
-    time_limit: Option<f64>,
+    time_limit: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<CompletionTuple<'py>> {
     let (inst, conflict) = read_instance(instance, blocked)?;
     let options = options(seed, restarts, node_limit, time_limit)?;
@@ -257,6 +258,9 @@ impl Queue {
     }
 }
 
+/// What a user calls a [`CompletionIter`], in the message for two threads at once.
+const COMPLETIONS: &str = "a Completions iterator (from complete(..., all=True))";
+
 /// The lazy iterator of `complete(..., all=True)`: the solver's search on a thread of its own,
 /// which leaves its completions in a bounded [`Queue`] and waits there while the caller has
 /// not taken them, so it runs at most [`AHEAD`] completions (or the block asked for) ahead of
@@ -283,7 +287,7 @@ impl CompletionIter {
         seed: Option<&Bound<'_, PyAny>>,
         restarts: bool,
         node_limit: Option<&Bound<'_, PyAny>>,
-        time_limit: Option<f64>,
+        time_limit: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let (inst, conflict) = read_instance(instance, blocked)?;
         let options = options(seed, restarts, node_limit, time_limit)?;
@@ -323,21 +327,22 @@ impl CompletionIter {
     /// native `u32` columns (`rows` is 0 at the end). Waits for the search without the GIL,
     /// looking at Python's signals every 50 ms.
     fn batch<'py>(
-        mut slf: PyRefMut<'py, Self>,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
         k: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, PyBytes>, usize)> {
         let k = usize::try_from(positive(k, "batch")?).unwrap_or(usize::MAX);
+        let mut slf = one_thread(slf, COMPLETIONS)?;
         let cols = slf.take(py, k)?;
         Ok((to_bytes(py, &cols)?, cols.len() / slf.n.max(1)))
     }
 
     /// The next completion's columns as native `u32` bytes.
     fn __next__<'py>(
-        mut slf: PyRefMut<'py, Self>,
+        slf: &Bound<'py, Self>,
         py: Python<'py>,
     ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        let cols = slf.take(py, 1)?;
+        let cols = one_thread(slf, COMPLETIONS)?.take(py, 1)?;
         if cols.is_empty() {
             return Ok(None);
         }
@@ -346,13 +351,14 @@ impl CompletionIter {
 
     /// `(status, (nodes, failures, propagations, solutions, restarts, seconds))` once the
     /// search has ended and every completion was taken, else `None`.
-    fn end(&self) -> Option<(&'static str, StatsTuple)> {
-        self.end
+    fn end(slf: &Bound<'_, Self>) -> PyResult<Option<(&'static str, StatsTuple)>> {
+        Ok(read_only(slf, COMPLETIONS)?.end)
     }
 
     /// `(n, givens, blocked)`, 0-based, and the given queens' conflict if any.
-    fn instance(&self) -> (InstanceTuple, Option<String>) {
-        (self.instance.clone(), self.conflict.clone())
+    fn instance(slf: &Bound<'_, Self>) -> PyResult<(InstanceTuple, Option<String>)> {
+        let it = read_only(slf, COMPLETIONS)?;
+        Ok((it.instance.clone(), it.conflict.clone()))
     }
 }
 

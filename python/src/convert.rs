@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::PyClass;
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
@@ -102,6 +103,40 @@ pub(crate) fn board_size(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     usize::try_from(n).map_err(|_| PyValueError::new_err(format!("N is too large: {n}")))
 }
 
+/// Whether `obj` is a bool: Python's, or numpy's (a scalar, a 0-d array), which numpy before
+/// 2.1 lets pass for an int and every numpy lets pass for a float.
+fn is_bool(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyBool>()
+        || obj.getattr(intern!(obj.py(), "dtype")).is_ok_and(|dtype| {
+            dtype
+                .getattr(intern!(obj.py(), "kind"))
+                .is_ok_and(|kind| kind.eq("b").unwrap_or(false))
+        })
+}
+
+/// A `time_limit` argument as Python gives it: `None`, or a number of seconds (an int, a
+/// float, anything with `__float__`), never a `bool` (`True` is no number of seconds, though
+/// Python takes it for 1), nor text.
+pub(crate) fn seconds(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<f64>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(None);
+    };
+    let not_seconds = || {
+        PyTypeError::new_err(format!(
+            "time_limit must be a number of seconds (or None for no limit), not {}",
+            type_name(obj)
+        ))
+    };
+    if is_bool(obj) || obj.is_instance_of::<PyString>() {
+        return Err(not_seconds());
+    }
+    match obj.extract::<f64>() {
+        Ok(s) => Ok(Some(s)),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Err(not_seconds()),
+        Err(e) => Err(e),
+    }
+}
+
 /// A `time_limit` argument in seconds: `None` (and infinity, and a limit beyond what a
 /// `Duration` holds, some 585 billion years, or than the clock can add) is no limit; a negative
 /// or NaN one is refused.
@@ -115,6 +150,32 @@ pub(crate) fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
             .ok()
             .filter(|d| Instant::now().checked_add(*d).is_some())),
     }
+}
+
+/// The iterator `slf` (`what`, as a user knows it) borrowed for one call that changes it.
+/// Such a call waits without the GIL, so another Python thread may call the same iterator
+/// meanwhile: refused with a `RuntimeError` that says so, not PyO3's "Already borrowed".
+pub(crate) fn one_thread<'py, T>(slf: &Bound<'py, T>, what: &str) -> PyResult<PyRefMut<'py, T>>
+where
+    T: PyClass<Frozen = pyo3::pyclass::boolean_struct::False>,
+{
+    slf.try_borrow_mut().map_err(|_| busy(what))
+}
+
+/// The iterator `slf` borrowed for a call that only reads it: refused, as [`one_thread`]
+/// refuses, while another thread's call is changing it.
+pub(crate) fn read_only<'py, T: PyClass>(
+    slf: &Bound<'py, T>,
+    what: &str,
+) -> PyResult<PyRef<'py, T>> {
+    slf.try_borrow().map_err(|_| busy(what))
+}
+
+fn busy(what: &str) -> PyErr {
+    PyRuntimeError::new_err(format!(
+        "{what} is used by one thread at a time: another thread is taking from it now (give \
+         each thread its own, or share it under a lock)"
+    ))
 }
 
 pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {

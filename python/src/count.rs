@@ -182,9 +182,10 @@ pub(crate) fn count(
     n: &Bound<'_, PyAny>,
     options: &Bound<'_, CountOptions>,
     progress: Option<&Bound<'_, PyAny>>,
-    time_limit: Option<f64>,
+    time_limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<CountTuple> {
     let n = board_size(n)?;
+    let time_limit = convert::seconds(time_limit)?;
     // A limit the clock cannot add to now is no limit.
     let deadline = convert::time_limit(time_limit)?.and_then(|d| Instant::now().checked_add(d));
     let options = options.get();

@@ -30,9 +30,12 @@ pub(crate) fn interruptible<T: Send>(
     let slot = Slot::default();
     let mut failure: Option<PyErr> = None;
     let result = std::thread::scope(|s| {
-        s.spawn(|| slot.put(work()));
+        let worker = s.spawn(|| slot.put(work()));
         loop {
             if let Some(result) = py.detach(|| slot.take(POLL)) {
+                // Joined, not only finished: the thread is gone when the call returns, so
+                // that a caller counting its threads between calls finds none left over.
+                let _ = py.detach(|| worker.join());
                 return result;
             }
             if failure.is_some() {

@@ -3,11 +3,12 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use nqueens::format::Format;
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::columns::{self, Columns, read_columns};
-use crate::convert::{natural, positive, squares};
+use crate::convert::{natural, positive, squares, type_name};
 use crate::interrupt::interruptible;
 
 /// `None` if `columns` is a solution, else what is wrong, as `nqueens verify` says it.
@@ -75,7 +76,17 @@ pub(crate) fn svg(
     let squares = blocked.map_or(Ok(Vec::new()), |b| squares(b, n, "blocked"))?;
     let mut given_rows = Vec::new();
     if let Some(given) = given {
-        for r in given.try_iter()? {
+        // Text is an iterable of letters, no rows.
+        let rows = match given.try_iter() {
+            Ok(rows) if !given.is_instance_of::<PyString>() => rows,
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "given must be rows (an iterable of ints), not {}",
+                    type_name(given)
+                )));
+            }
+        };
+        for r in rows {
             // More than n rows cannot be distinct: an endless iterator is refused there.
             if given_rows.len() == n {
                 return Err(PyValueError::new_err(format!(

@@ -1,10 +1,14 @@
 //! `puzzles`: the library's generator of puzzles with one completion.
 
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use nqueens::puzzle::{Difficulty, Generator, Puzzles};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
-use crate::convert::{board_size, natural, positive, value_error};
+use crate::convert::{board_size, natural, one_thread, positive, value_error};
+use crate::interrupt::interruptible;
 
 /// One puzzle as a tuple: `(n, givens, blocked, solution, difficulty, (guesses, depth,
 /// failures, propagations))`, squares and columns 0-based.
@@ -17,11 +21,40 @@ type PuzzleTuple = (
     (u64, u32, u64, u64),
 );
 
+/// What a user calls a [`PuzzleIter`], in the message for two threads at once.
+const PUZZLES: &str = "a puzzles() iterator";
+
 /// The iterator of `puzzles(n, ...)`: the library's generator, one batch of puzzles made per
-/// `__next__` that finds none ready, without the GIL.
+/// `__next__` that finds none ready, without the GIL, on another thread while the calling
+/// thread looks at Python's signals ([`interruptible`]): Ctrl-C raises the generator's stop
+/// flag, which it looks at between two proofs of uniqueness.
 #[pyclass(module = "nqueens._nqueens")]
 pub(crate) struct PuzzleIter {
-    puzzles: Puzzles<'static>,
+    /// `None` once Ctrl-C has stopped the run: the batch it cut short is not made again.
+    puzzles: Option<Puzzles<'static>>,
+    stop: &'static AtomicBool,
+}
+
+/// The stop flags of the iterators gone. The generator keeps its flag by a `'static`
+/// reference (a `PuzzleIter` cannot lend it one of its own fields), so each flag is allocated
+/// once and used again by a later iterator: as many as iterators were ever alive at once.
+static FLAGS: Mutex<Vec<&'static AtomicBool>> = Mutex::new(Vec::new());
+
+fn flag() -> &'static AtomicBool {
+    let used = FLAGS.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    used.unwrap_or_else(|| Box::leak(Box::new(AtomicBool::new(false))))
+}
+
+impl Drop for PuzzleIter {
+    fn drop(&mut self) {
+        // The generator first: nothing looks at the flag after it.
+        self.puzzles = None;
+        self.stop.store(false, Ordering::Relaxed);
+        FLAGS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(self.stop);
+    }
 }
 
 #[pymethods]
@@ -52,8 +85,10 @@ impl PuzzleIter {
             let t = positive(threads, "threads")?;
             generator = generator.threads(usize::try_from(t).unwrap_or(usize::MAX));
         }
+        let stop = flag();
         Ok(PuzzleIter {
-            puzzles: generator.puzzles(count),
+            puzzles: Some(generator.stop_when(stop).puzzles(count)),
+            stop,
         })
     }
 
@@ -61,9 +96,17 @@ impl PuzzleIter {
         slf
     }
 
-    fn __next__(mut slf: PyRefMut<'_, Self>, py: Python<'_>) -> PyResult<Option<PuzzleTuple>> {
-        let puzzles = &mut slf.puzzles;
-        let next = py.detach(move || puzzles.next());
+    fn __next__(slf: &Bound<'_, Self>, py: Python<'_>) -> PyResult<Option<PuzzleTuple>> {
+        let mut this = one_thread(slf, PUZZLES)?;
+        let stop = this.stop;
+        let Some(puzzles) = this.puzzles.as_mut() else {
+            return Ok(None);
+        };
+        let (next, interrupted) = interruptible(py, stop, || puzzles.next(), || Ok(()));
+        if let Some(e) = interrupted {
+            this.puzzles = None;
+            return Err(e);
+        }
         let Some(made) = next else {
             return Ok(None);
         };

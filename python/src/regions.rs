@@ -19,7 +19,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::convert::{board_size, natural, squares, type_name, value_error};
+use crate::convert::{board_size, natural, positive, squares, type_name, value_error};
 use crate::interrupt::interruptible;
 
 /// A cell, 0-based: `(row, col)`.
@@ -215,16 +215,6 @@ fn not_pairs(obj: &Bound<'_, PyAny>, what: &str) -> PyErr {
         "{what} must be (row, column) pairs, not {}",
         type_name(obj)
     ))
-}
-
-/// An int of at least 1.
-fn positive(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
-    match natural(obj, what)? {
-        0 => Err(PyValueError::new_err(format!(
-            "{what} must be at least 1, not 0"
-        ))),
-        v => Ok(v),
-    }
 }
 
 fn step_tuple(step: Step) -> StepTuple {

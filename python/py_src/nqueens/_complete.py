@@ -231,7 +231,8 @@ def complete(
 
     Returns:
         A :class:`Completion`: ``status`` ``"solved"``, ``"none"`` or ``"unknown"`` (a
-        ``node_limit`` or ``time_limit``, in seconds, reached first; ``None`` for no limit),
+        ``node_limit`` or ``time_limit``, in seconds, reached first; ``None`` for no limit;
+        a ``bool`` is no number of seconds: ``TypeError``),
         the ``placement`` found, or with ``count=True`` the ``count`` of completions (the
         partial count when ``"unknown"``), the search's ``stats``, and the instance.
 
@@ -241,6 +242,8 @@ def complete(
         MemoryError: the board cannot be allocated (blocked squares take a bit per square).
         KeyboardInterrupt: Ctrl-C stops the search within milliseconds; the message says how
             far it got.
+        RuntimeError: a :class:`Completions` iterator called by a thread while another
+            thread's call waits on it (each thread needs its own, or a lock).
 
     The search runs without the GIL.
 

@@ -372,7 +372,8 @@ def count(
     """Counts all solutions for ``n`` queens, and the unique ones (up to symmetry).
 
     ``n`` is a board size (an int, numpy's too), or an iterable of sizes (``range(4, 15)``,
-    a numpy array): then every size is checked before any is counted, and a
+    a numpy array): then every size is checked before any is counted (sizes without end
+    are refused at the first that cannot be counted), and a
     :class:`CountResults` list comes back, one result per size.
 
     Every keyword argument but ``shard`` is a key of :class:`CountOptions`, with which a
@@ -405,7 +406,7 @@ def count(
         time_limit: seconds after which the count stops (as Ctrl-C stops it: within
             milliseconds) and raises :class:`CountTimeout`, a ``TimeoutError`` that says how
             many tasks were finished (kept in the ``checkpoint``, if any); ``None`` or
-            ``inf`` for no limit. Counts the library runs on the calling thread (N up to 12
+            ``inf`` for no limit (a ``bool`` is no number of seconds: ``TypeError``). Counts the library runs on the calling thread (N up to 12
             by the engine: milliseconds) always finish.
 
     Returns:
@@ -450,7 +451,7 @@ def count(
             # Iterating b"8" gives 56: text and bytes are neither a size nor sizes.
             raise TypeError(f"N must be an int, not {type(n).__name__}")
         try:
-            sizes = list(n)  # type: ignore[arg-type]
+            items = iter(n)  # type: ignore[arg-type]
         except TypeError:
             raise TypeError(
                 f"N must be an int or an iterable of ints, not {type(n).__name__}"
@@ -458,8 +459,12 @@ def count(
         if shard is not None:
             raise ValueError("shard takes a single N, not several")
         checked = _nqueens.CountOptions(**engine)
-        for size in sizes:
+        sizes = []
+        for size in items:
+            # Each size checked as it is read: sizes without end (range(4, 2**64)) are
+            # refused at the first that cannot be counted, not listed first.
             _nqueens.check_count(size, checked)
+            sizes.append(size)
         results = CountResults()
         for size in sizes:
             hook = None if per_board is None else per_board(int(size))

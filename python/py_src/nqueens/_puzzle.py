@@ -124,6 +124,8 @@ def puzzles(
         ValueError: ``n`` outside 4..64, an unknown difficulty, ``threads`` 0.
         RuntimeError: no puzzle of the difficulty asked for in 1000 tries (N = 4 has no
             medium or hard puzzle).
+        KeyboardInterrupt: Ctrl-C while puzzles are made stops them within milliseconds
+            (between two proofs of uniqueness); the puzzles end there.
     """
     made = _nqueens.PuzzleIter(
         n,

@@ -198,7 +198,22 @@ class Trace(Sequence[Step]):
         indices = range(len(self._events))
         if isinstance(i, slice):
             return [self._step(j) for j in indices[i]]
-        return self._step(indices[i])
+        # A bool is an int to Python, never a step's index (numpy's bools neither).
+        kind = type(i)
+        is_bool = kind is bool or (
+            kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")
+        )
+        try:
+            if is_bool:
+                raise TypeError
+            k = operator.index(i)
+        except TypeError:
+            raise TypeError(
+                f"a trace's steps are indexed by ints or slices, not {kind.__name__}"
+            ) from None
+        if not -len(indices) <= k < len(indices):
+            raise IndexError(f"step index {k} is out of range for a trace of {len(indices)} steps")
+        return self._step(indices[k])
 
     def __len__(self) -> int:
         return len(self._events)
