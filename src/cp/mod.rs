@@ -25,6 +25,7 @@
 //! ```
 
 mod domain;
+mod failed;
 mod generate;
 mod instance;
 mod learn;

@@ -19,6 +19,8 @@
 //!   random value order. A run that went wrong early is abandoned instead of explored to the
 //!   end. After `RESTART_RUNS` runs the last one goes to the end in the first run's order,
 //!   so an instance without completion is proved so at little more than the cost of one run.
+//!   The states of the first decisions whose subtrees failed are kept across the runs
+//!   ([`failed`](super::failed)), so that a later run does not search them again.
 
 use std::cmp::Reverse;
 use std::ops::ControlFlow;
@@ -30,6 +32,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::domain::{Bits, Bits64, Bits128, Board, General, NONE, Word};
+use super::failed::FailedStates;
 use super::instance::Instance;
 use super::learn::Learner;
 use super::reach::Reach;
@@ -147,6 +150,8 @@ struct Decision {
     column: bool,
     next: u32,
     mark: usize,
+    /// Where the node's state starts among the failed states' open ones, if it is kept.
+    state: Option<u32>,
 }
 
 /// Why one run of the search loop ended.
@@ -202,6 +207,9 @@ trait Engine {
     fn minimised(&self) -> u64 {
         0
     }
+    /// How many nodes the plain search cut by a failed state so far.
+    #[cfg(test)]
+    fn failed_cuts(&self) -> u64;
 }
 
 /// The search on a word board, with no-good learning (`learn.rs`) for `find`: counting and
@@ -330,6 +338,11 @@ impl<W: Word> Engine for Learning<W> {
     #[cfg(test)]
     fn minimised(&self) -> u64 {
         self.learner.as_ref().map_or(0, |l| l.dropped)
+    }
+
+    #[cfg(test)]
+    fn failed_cuts(&self) -> u64 {
+        self.search.failed_cuts()
     }
 }
 
@@ -512,6 +525,11 @@ impl Solver<'_> {
         self.search.minimised()
     }
 
+    /// How many nodes the plain search cut by a failed state so far.
+    pub(crate) fn failed_cuts(&self) -> u64 {
+        self.search.failed_cuts()
+    }
+
     /// A solver that learns for `nodes` nodes, then searches plainly, whatever the width.
     pub(crate) fn with_learn_first(instance: &Instance, options: Options, nodes: u64) -> Self {
         let n = instance.n();
@@ -590,6 +608,9 @@ pub(crate) struct Search<B> {
     pub(super) deadline: Option<Instant>,
     /// The nodes at which the clock and the stop flag are read: see [`clock_mask`].
     pub(super) clock_mask: u64,
+    /// The failed states of the searches for one completion with restarts, on the boards
+    /// that describe their state.
+    failed: Option<FailedStates>,
 }
 
 impl<B: Board> Engine for Search<B> {
@@ -605,7 +626,7 @@ impl<B: Board> Engine for Search<B> {
             let mut run = 1;
             loop {
                 let budget = (run <= RESTART_RUNS).then(|| RESTART_BASE * luby(run));
-                match self.run(&mut visit, budget, &mut (), stop) {
+                match self.run(&mut visit, budget, &mut (), stop, true) {
                     End::Done(status) => break status,
                     End::Restart => {
                         run += 1;
@@ -651,6 +672,11 @@ impl<B: Board> Engine for Search<B> {
     fn stats(&self) -> &Stats {
         &self.stats
     }
+
+    #[cfg(test)]
+    fn failed_cuts(&self) -> u64 {
+        self.failed.as_ref().map_or(0, |f| f.cuts)
+    }
 }
 
 impl<B: Board> Search<B> {
@@ -683,6 +709,7 @@ impl<B: Board> Search<B> {
             node_cap: None,
             deadline: None,
             clock_mask: clock_mask(n),
+            failed: (options.restarts && B::STATES).then(FailedStates::default),
         };
         search.shuffle_ties();
         search.stats.time = started.elapsed();
@@ -705,7 +732,7 @@ impl<B: Board> Search<B> {
         obs: &mut impl Observer,
         stop: &AtomicBool,
     ) -> Status {
-        match self.run(visit, None, obs, stop) {
+        match self.run(visit, None, obs, stop, false) {
             End::Done(status) => status,
             End::Restart => unreachable!("no failure budget, no restart"),
         }
@@ -788,15 +815,26 @@ impl<B: Board> Search<B> {
     }
 
     /// The search loop, from the root. `failure_budget` ends it with a restart.
+    /// One run, keeping failed states across runs with `keep_failed` (a search for one
+    /// completion: in a count, a subtree that ends is not one without completions).
     fn run(
         &mut self,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
         failure_budget: Option<u64>,
         obs: &mut impl Observer,
         stop: &AtomicBool,
+        keep_failed: bool,
     ) -> End {
         let started = Instant::now();
-        let end = self.run_inner(visit, failure_budget, obs, stop);
+        let mut failed = if keep_failed {
+            self.failed.take()
+        } else {
+            None
+        };
+        let end = self.run_inner(visit, failure_budget, obs, stop, failed.as_mut());
+        if keep_failed {
+            self.failed = failed;
+        }
         self.stats.time += started.elapsed();
         end
     }
@@ -807,11 +845,15 @@ impl<B: Board> Search<B> {
         failure_budget: Option<u64>,
         obs: &mut O,
         stop: &AtomicBool,
+        mut failed: Option<&mut FailedStates>,
     ) -> End {
         // What the observer was last told the board holds, to report only what changes.
         let mut told = Vec::new();
         self.dom.undo_to(self.root);
         self.decisions.clear();
+        if let Some(failed) = failed.as_deref_mut() {
+            failed.start_run();
+        }
         if obs.active() {
             told = Vec::with_capacity(self.dom.n());
             if report_queens(obs, &mut told, self.dom.queens(), None).is_break() {
@@ -834,12 +876,16 @@ impl<B: Board> Search<B> {
                         return End::Done(Status::Stopped);
                     }
                 }
-                Some((line, column)) => self.decisions.push(Decision {
-                    line: line as u32,
-                    column,
-                    next: 0,
-                    mark: self.dom.mark(),
-                }),
+                Some((line, column)) => {
+                    let depth = self.decisions.len();
+                    self.decisions.push(Decision {
+                        line: line as u32,
+                        column,
+                        next: 0,
+                        mark: self.dom.mark(),
+                        state: failed.as_deref_mut().and_then(|f| f.open(&self.dom, depth)),
+                    });
+                }
             }
             // Try the next square of the deepest row that has one left, backing up as needed.
             loop {
@@ -872,7 +918,11 @@ impl<B: Board> Search<B> {
                     let (r, c) = square(v);
                     dom.available(r, c) && (!column || dom.queens()[r] == NONE)
                 }) else {
-                    self.decisions.pop();
+                    // Every square failed: so does any node of this state, in any later run.
+                    let done = self.decisions.pop().expect("the decision just read");
+                    if let (Some(failed), Some(state)) = (failed.as_deref_mut(), done.state) {
+                        failed.fail(state);
+                    }
                     continue;
                 };
                 decision.next = (tried + offset + 1) as u32;
@@ -894,7 +944,11 @@ impl<B: Board> Search<B> {
                 self.stats.column_branches += u64::from(column);
                 let (r, c) = square(self.values[tried + offset]);
                 self.dom.place(r, c);
-                let consistent = self.dom.propagate(&mut self.stats);
+                let depth = self.decisions.len();
+                let consistent = self.dom.propagate(&mut self.stats)
+                    && !failed
+                        .as_deref_mut()
+                        .is_some_and(|f| f.failed(&self.dom, depth));
                 if obs.active() {
                     let told_all = report_queens(obs, &mut told, self.dom.queens(), Some(r));
                     if told_all.is_break()

@@ -305,6 +305,52 @@ fn learning_agrees_with_the_plain_search_near_the_transition() {
 }
 
 #[test]
+fn failed_states_cut_only_subtrees_without_a_completion() {
+    // Boards of 14 to 48 near the transition, searched plainly with restarts (so failed
+    // states are kept and cut) and without (so none are): the same answer on every board,
+    // every completion valid, and cuts on many boards. On the small boards the oracle itself
+    // counts the completions.
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let (mut cut_boards, mut both) = (0, [0, 0]);
+    for i in 0..160 {
+        let n = if i < 40 {
+            rng.gen_range(8..=11)
+        } else {
+            rng.gen_range(14..=48)
+        };
+        let share = rng.gen_range(70..=86);
+        let inst = super::blocked_board(n, n * n * share / 100, 1, rng.r#gen());
+        let mut kept = Solver::new(&inst, Options::default()).learning(false);
+        let (found, status) = kept.find();
+        assert_eq!(
+            status,
+            if found.is_some() {
+                Status::Stopped
+            } else {
+                Status::Exhausted
+            }
+        );
+        assert!(found.as_ref().is_none_or(|p| inst.admits(p)), "{inst}");
+        let expected = if n <= 11 {
+            oracle(&inst) > 0
+        } else {
+            let no_restarts = Options {
+                restarts: false,
+                ..Options::default()
+            };
+            let mut plain = Solver::new(&inst, no_restarts).learning(false);
+            assert_eq!(plain.failed_cuts(), 0);
+            plain.find().0.is_some()
+        };
+        assert_eq!(found.is_some(), expected, "{inst}");
+        cut_boards += usize::from(kept.failed_cuts() > 0);
+        both[usize::from(expected)] += 1;
+    }
+    assert!(both[0] >= 20 && both[1] >= 20, "{both:?}");
+    assert!(cut_boards >= 10, "{cut_boards}");
+}
+
+#[test]
 fn learning_first_then_the_plain_search_as_it_runs_alone() {
     // Boards of 14 to 40 near the transition, learning for a few nodes and then searching
     // plainly: the answer of the plain search, and after the switch exactly its failures (the

@@ -42,6 +42,8 @@ pub(crate) trait Word:
     fn trailing_zeros(self) -> u32;
     /// `self` with its lowest set bit cleared (`self & (self - 1)`); zero stays zero.
     fn clear_lowest(self) -> Self;
+    /// Appends the word to `out`, as one or two `u64`s.
+    fn push_to(self, out: &mut Vec<u64>);
 }
 
 /// The rows' domains of a word board, as queens come and go (last in, first out) and
@@ -91,6 +93,10 @@ impl Word for u64 {
     fn clear_lowest(self) -> Self {
         self & self.wrapping_sub(1)
     }
+
+    fn push_to(self, out: &mut Vec<u64>) {
+        out.push(self);
+    }
 }
 
 impl Word for u128 {
@@ -119,6 +125,11 @@ impl Word for u128 {
     #[inline]
     fn clear_lowest(self) -> Self {
         self & self.wrapping_sub(1)
+    }
+
+    fn push_to(self, out: &mut Vec<u64>) {
+        // The low and the high half, each kept whole.
+        out.extend([self as u64, (self >> 64) as u64]);
     }
 }
 
@@ -283,6 +294,17 @@ impl<W: Word> Board for Bits<W> {
 
     fn propagate(&mut self, stats: &mut Stats) -> bool {
         propagate::bits(self, stats)
+    }
+
+    const STATES: bool = true;
+
+    fn state(&self, out: &mut Vec<u64>) {
+        for (r, &q) in self.queen.iter().enumerate() {
+            if q == NONE {
+                out.push(r as u64);
+                self.domain(r).push_to(out);
+            }
+        }
     }
 
     fn each_square(&self, r: usize, mut visit: impl FnMut(usize)) {

@@ -54,6 +54,14 @@ pub(crate) trait Board {
     fn propagate(&mut self, stats: &mut Stats) -> bool;
     /// Calls `visit` with each available column of the unassigned row `r`.
     fn each_square(&self, r: usize, visit: impl FnMut(usize));
+    /// Whether [`state`](Self::state) describes the board: the search keeps failed states
+    /// (`failed.rs`) only then.
+    const STATES: bool = false;
+    /// Appends the board's state to `out`: each row without a queen (its index, then its
+    /// available squares), in the order of the rows.
+    fn state(&self, out: &mut Vec<u64>) {
+        let _ = out;
+    }
 }
 
 /// The set of unassigned rows as a sparse set: `order[..len]` holds them, `pos` is the inverse
