@@ -814,9 +814,9 @@ impl<B: Board> Search<B> {
         (row, false)
     }
 
-    /// The search loop, from the root. `failure_budget` ends it with a restart.
-    /// One run, keeping failed states across runs with `keep_failed` (a search for one
-    /// completion: in a count, a subtree that ends is not one without completions).
+    /// One run of the search loop, from the root. `failure_budget` ends it with a restart;
+    /// `keep_failed` keeps failed states across runs, for a search for one completion only
+    /// (in a count, a subtree that ends is not one without completions).
     fn run(
         &mut self,
         visit: &mut dyn FnMut(&[u32]) -> ControlFlow<()>,
