@@ -406,8 +406,9 @@ def count(
         time_limit: seconds after which the count stops (as Ctrl-C stops it: within
             milliseconds) and raises :class:`CountTimeout`, a ``TimeoutError`` that says how
             many tasks were finished (kept in the ``checkpoint``, if any); ``None`` or
-            ``inf`` for no limit (a ``bool`` is no number of seconds: ``TypeError``). Counts the library runs on the calling thread (N up to 12
-            by the engine: milliseconds) always finish.
+            ``inf`` for no limit (a ``bool`` is no number of seconds: ``TypeError``).
+            Counts the library runs on the calling thread (N up to 12 by the engine:
+            milliseconds) always finish.
 
     Returns:
         A :class:`CountResult`; a :class:`ShardResult` with ``shard``; a
