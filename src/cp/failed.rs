@@ -11,7 +11,7 @@
 //! line branched on. It does across restarts, and the last run even starts again in the first
 //! run's order, through the subtrees the first run proved. Only the nodes of the first
 //! [`DEPTH`] decisions are kept and looked up: they head the big subtrees, and they are few
-//! (a few thousand states at most on a proof of 80 columns), where keeping every node would
+//! (a few thousand on the proofs measured, at 60 to 80 columns), where keeping every node would
 //! cost a state per node and save no more (`docs/completion.md`).
 //!
 //! States are compared in full, never by a hash alone: a collision would cut a subtree that
@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use super::domain::Board;
 
 /// The nodes of the first `DEPTH` decisions of a run are kept and looked up.
-pub(super) const DEPTH: usize = 10;
+const DEPTH: usize = 10;
 
 /// The most words kept in all, 16 MiB: past it no more states are kept (those kept still cut).
 const MAX_WORDS: usize = 1 << 21;
