@@ -117,29 +117,24 @@ fn sizes_beyond_a_limit_are_skipped_with_a_note() {
 #[cfg(unix)]
 #[test]
 fn a_signal_ends_the_cell_under_way_and_keeps_the_finished_ones() {
-    use std::process::Stdio;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     let dir = tempfile::tempdir().unwrap();
     let (json, csv) = (dir.path().join("b.json"), dir.path().join("b.csv"));
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(["bench", "8..=12", "--algos", "permutations", "--json"])
-        .arg(&json)
-        .arg("--csv")
-        .arg(&csv)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_millis(2500));
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    let sent = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    let took = sent.elapsed();
+    let (out, took) = common::signalled(
+        &[
+            "bench",
+            "8..=12",
+            "--algos",
+            "permutations",
+            "--json",
+            json.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ],
+        Duration::from_millis(2500),
+        "-TERM",
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(took < Duration::from_secs(2), "stopped after {took:?}");

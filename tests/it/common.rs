@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::time::Duration;
+
 /// The published (total, unique) for `n` (OEIS A000170 and A002562, `data/counts.tsv`).
 pub fn counts(n: usize) -> (u128, u128) {
     nqueens::reference::published(n).unwrap_or_else(|| panic!("no published count for N={n}"))
@@ -91,4 +93,30 @@ pub fn recorded_blocked_boards() -> Vec<(std::path::PathBuf, String, bool)> {
         .collect();
     boards.sort();
     boards
+}
+
+/// Runs `nqueens ARGS`, sends `signal` (as `kill` names it: `-TERM`) after `after`, and
+/// returns the output and the time from the signal to the exit. A process that ignores the
+/// signal is killed after 10 s, so the test fails instead of hanging.
+#[cfg(unix)]
+pub fn signalled(args: &[&str], after: Duration, signal: &str) -> (std::process::Output, Duration) {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(after);
+    let sent = std::time::Instant::now();
+    let killed = std::process::Command::new("kill")
+        .args([signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let took = sent.elapsed();
+    let _ = child.kill();
+    (child.wait_with_output().unwrap(), took)
 }

@@ -7,7 +7,7 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
 fn bin() -> std::path::PathBuf {
@@ -129,36 +129,11 @@ fn completions_never_panic_on_a_failed_write() {
     }
 }
 
-/// Runs `nqueens ARGS`, sends `signal` after `after`, and returns the output and the time from
-/// the signal to the exit. A process that ignores the signal is killed after 10 s, so the test
-/// fails instead of hanging.
-fn signalled(args: &[&str], after: Duration, signal: &str) -> (Output, Duration) {
-    let mut child = Command::new(bin())
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(after);
-    let sent = Instant::now();
-    let killed = Command::new("kill")
-        .args([signal, &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    while child.try_wait().unwrap().is_none() && sent.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let took = sent.elapsed();
-    let _ = child.kill();
-    (child.wait_with_output().unwrap(), took)
-}
-
 #[test]
 fn find_first_stops_within_a_second_on_each_signal() {
     for signal in ["-INT", "-TERM", "-HUP"] {
         // N = 62 searches for far longer than any test; without a limit only a signal ends it.
-        let (out, took) = signalled(
+        let (out, took) = common::signalled(
             &["find", "62", "--first", "--time-limit", "inf"],
             Duration::from_millis(500),
             signal,
@@ -197,7 +172,7 @@ fn complete_on_a_board_of_32768_stops_on_its_time_limit_and_on_a_signal() {
         "a limit of 0.3 s took {took:?}"
     );
 
-    let (out, took) = signalled(&["complete", board], Duration::from_millis(800), "-TERM");
+    let (out, took) = common::signalled(&["complete", board], Duration::from_millis(800), "-TERM");
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("interrupted"), "{err}");
