@@ -826,15 +826,11 @@ impl<B: Board> Search<B> {
         keep_failed: bool,
     ) -> End {
         let started = Instant::now();
-        let mut failed = if keep_failed {
-            self.failed.take()
-        } else {
-            None
-        };
-        let end = self.run_inner(visit, failure_budget, obs, stop, failed.as_mut());
-        if keep_failed {
-            self.failed = failed;
-        }
+        // Lent to the run, which also borrows the rest of the search.
+        let mut failed = self.failed.take();
+        let lent = failed.as_mut().filter(|_| keep_failed);
+        let end = self.run_inner(visit, failure_budget, obs, stop, lent);
+        self.failed = failed;
         self.stats.time += started.elapsed();
         end
     }
