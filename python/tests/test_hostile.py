@@ -14,6 +14,14 @@ from conftest import stopped_within
 numpy = pytest.importorskip("numpy")
 
 
+def printed_by(code):
+    """What `code` prints, run by a fresh interpreter that must exit 0: an abort or a crash
+    there fails the test that asked, not the whole suite."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 def threads_now():
     return len(os.listdir("/proc/self/task"))
 
@@ -127,14 +135,8 @@ except ValueError as e:
 def test_endless_files_are_refused_at_the_size_bound(call):
     # The library's bound, 64 KiB, as `nqueens merge` has it: not a read to the end of an
     # endless file (within 1 GiB of address space, which such a read soon exhausts).
-    done = subprocess.run(
-        [sys.executable, "-c", READ_ENDLESS.format(call=call)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "not a shard result: larger than 65536 bytes" in done.stdout, done.stdout
+    out = printed_by(READ_ENDLESS.format(call=call))
+    assert "not a shard result: larger than 65536 bytes" in out, out
 
 
 def test_shard_files_still_load_and_merge(tmp_path):
@@ -212,14 +214,8 @@ except (MemoryError, ValueError) as e:
     ],
 )
 def test_endless_iterables_are_refused(call, said):
-    done = subprocess.run(
-        [sys.executable, "-c", ENDLESS.format(call=call)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(said), done.stdout
+    out = printed_by(ENDLESS.format(call=call))
+    assert out.startswith(said), out
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs Linux's /proc")
@@ -235,9 +231,8 @@ def test_a_buffer_too_large_to_copy_says_so():
         "except MemoryError as e:\n"
         "    print(e)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert "columns: a copy of the buffer's 381 MiB could not be allocated" in done.stdout, done.stdout
+    out = printed_by(code)
+    assert "columns: a copy of the buffer's 381 MiB could not be allocated" in out, out
 
 
 @pytest.mark.parametrize("one", ["s0.json", b"s0.json", "pathlib"])
