@@ -23,11 +23,12 @@
 #    (the backtracking kernel at N = 22 too with --big).
 #    --cpu: N = 20 and 21 on all CPU cores, the same binary.
 #    --batch: the join at N = 21 and 22 with batches of 2^B word places for each B in
-#    $BATCH_BITS (default "26 28 29"; NQUEENS_GPU_BATCH_BITS, the default 27 timed above), run
-#    before N = 22's and 23's own timings.
+#    $BATCH_BITS (default "26 28 29 30"; NQUEENS_GPU_BATCH_BITS, the default 27 timed above),
+#    run before N = 22's and 23's own timings.
 #    --ncu: Nsight Compute on six launches of the join's kernels at N = 21 (the making's
-#    `nq_glue_tops` and `nq_make`, and `nq_join`), each one's blocks, time, occupancy and
-#    throughput in the table (the full report in the logs).
+#    `nq_glue_tops` and `nq_make`, and `nq_join`) with batches of 2^B places for each B in
+#    $NCU_BATCH_BITS (default "27 29"), each one's blocks, time, occupancy and throughput in
+#    the table (the full report, stall reasons too, in the logs).
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
 #    numbers in $TUNE_ROWS; NQUEENS_GPU_REMAINING).
@@ -249,31 +250,37 @@ if [ $scaling -eq 1 ]; then
 fi
 # The join's batch size: larger batches give the making kernels more blocks a launch.
 if [ $batch -eq 1 ]; then
-    for bits in ${BATCH_BITS:-26 28 29}; do
+    for bits in ${BATCH_BITS:-26 28 29 30}; do
         envs=("NQUEENS_GPU_BATCH_BITS=$bits")
         count "join n=21 batch=2^$bits" 60 count 21 --device gpu
         count "join n=22 batch=2^$bits" 90 count 22 --device gpu
     done
     envs=()
 fi
-# The join's kernels through Nsight Compute: where the making's time goes.
+# The join's kernels through Nsight Compute: where the making's time goes, at each batch size
+# in $NCU_BATCH_BITS (default "27 29").
 if [ $ncu -eq 1 ]; then
-    if [ "$(left)" -lt 90 ]; then
-        note "$(printf '%-26s skipped: %s s left of the budget' "ncu n=21" "$(left)")"
-    elif ! command -v ncu >/dev/null; then
-        note "ncu n=21                   skipped: no ncu on the PATH"
-    else
-        timeout 80 ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" --launch-skip 30 \
-            --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats \
-            --section WarpStateStats "$nq" count 21 --device gpu -j 1 >"$out/ncu.txt" 2>&1
-        awk '/^  nq_/ { name = $1; blocks = $2; gsub(/[(,]/, "", blocks) }
+    for bits in ${NCU_BATCH_BITS:-27 29}; do
+        name="ncu n=21 batch=2^$bits"
+        if [ "$(left)" -lt 90 ]; then
+            note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
+            continue
+        elif ! command -v ncu >/dev/null; then
+            note "$(printf '%-26s skipped: no ncu on the PATH' "$name")"
+            break
+        fi
+        timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
+            --launch-skip 30 --launch-count 6 --section SpeedOfLight --section Occupancy \
+            --section LaunchStats --section WarpStateStats --section SchedulerStats \
+            "$nq" count 21 --device gpu -j 1 >"$out/ncu-$bits.txt" 2>&1
+        awk -v bits="$bits" '/^  nq_/ { name = $1; blocks = $2; gsub(/[(,]/, "", blocks) }
              /Duration/ { time = $NF " " $(NF-1) }
              /Achieved Occupancy/ { occ = $NF }
              /Compute \(SM\) Throughput/ { sm = $NF }
              /Achieved Active Warps Per SM/ {
-                 printf "ncu %-22s %s blocks, %s, occupancy %s%%, SM throughput %s%%\n", name, blocks, time, occ, sm
-             }' "$out/ncu.txt" | while read -r line; do note "$line"; done
-    fi
+                 printf "ncu 2^%s %-17s %s blocks, %s, occupancy %s%%, SM throughput %s%%\n", bits, name, blocks, time, occ, sm
+             }' "$out/ncu-$bits.txt" | while read -r line; do note "$line"; done
+    done
 fi
 # The backtracking kernel at N = 22 with --big, with the fastest switches found.
 if [ $big -eq 1 ]; then
