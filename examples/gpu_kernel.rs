@@ -25,12 +25,15 @@ fn main() {
     // switches of NQUEENS_GPU_DEFINES, if any.
     let remaining = nqueens::engine::device::gpu::MAX_REMAINING;
     let defines = std::env::var("NQUEENS_GPU_DEFINES").unwrap_or_default();
-    let compiled = cuda::tuning_defines(&defines, remaining)
-        .and_then(|defines| cuda::compile(&arch, remaining, &defines, true));
+    let compiled = compiled_or_exit(
+        "nq_count",
+        cuda::tuning_defines(&defines, remaining)
+            .and_then(|defines| cuda::compile(&arch, remaining, &defines, true)),
+    );
     failed |= report(
         "nq_count",
         &arch,
-        compiled,
+        &compiled,
         cubin_path.clone(),
         (cuda::MAX_REGISTERS, cuda::BLOCK, cuda::MIN_BLOCKS),
     );
@@ -42,10 +45,11 @@ fn main() {
     layouts.dedup();
     for (chunks, wide) in layouts {
         let name = format!("{chunks}{}", if wide { "w" } else { "" });
+        let compiled = compiled_or_exit("nq_join", cuda_join::compile(&arch, chunks, wide, true));
         failed |= report(
             "nq_join",
             &arch,
-            cuda_join::compile(&arch, chunks, wide, true),
+            &compiled,
             cubin_path.as_ref().map(|p| format!("{p}.join{name}")),
             (
                 cuda_join::MAX_REGISTERS,
@@ -54,17 +58,14 @@ fn main() {
             ),
         );
     }
-    failed |= report(
-        "nq_glue_tops",
-        &arch,
-        cuda_join::compile_make(&arch, true),
-        None,
-        (255, make::BLOCK, 1),
-    );
+    // One module holds the making's kernels: compiled once, its one report read for each (a
+    // second compile in the same process may log nothing, as NVRTC 13 did on an H100).
+    let making = compiled_or_exit("nq_make", cuda_join::compile_make(&arch, true));
+    failed |= report("nq_glue_tops", &arch, &making, None, (255, make::BLOCK, 1));
     failed |= report(
         "nq_make",
         &arch,
-        cuda_join::compile_make(&arch, true),
+        &making,
         cubin_path.as_ref().map(|p| format!("{p}.make")),
         (make::MAX_REGISTERS, make::BLOCK, make::MIN_BLOCKS),
     );
@@ -73,23 +74,32 @@ fn main() {
     }
 }
 
-/// Prints one kernel's report and writes its machine code to `cubin` if asked; `true` if it
-/// failed: no compile (which exits at once, with 2), no report, or a problem in it.
-fn report(
+/// A module compiled, its log printed; exits with 2 if it did not compile.
+fn compiled_or_exit(
     kernel: &str,
-    arch: &str,
     compiled: Result<cuda::Compiled, nqueens::engine::device::GpuError>,
-    cubin: Option<String>,
-    (max_registers, block, min_blocks): (u32, u32, u32),
-) -> bool {
-    let compiled = match compiled {
-        Ok(c) => c,
+) -> cuda::Compiled {
+    match compiled {
+        Ok(c) => {
+            print!("{}", c.log);
+            c
+        }
         Err(e) => {
             eprintln!("error: {kernel}: {e}");
             std::process::exit(2);
         }
-    };
-    print!("{}", compiled.log);
+    }
+}
+
+/// Prints one kernel's report from its module's log and writes its machine code to `cubin` if
+/// asked; `true` if it failed: no report, or a problem in it.
+fn report(
+    kernel: &str,
+    arch: &str,
+    compiled: &cuda::Compiled,
+    cubin: Option<String>,
+    (max_registers, block, min_blocks): (u32, u32, u32),
+) -> bool {
     let Some(r) = Resources::parse_kernel(&compiled.log, kernel) else {
         eprintln!("error: no resource report for {kernel} in the compiler's log");
         return true;

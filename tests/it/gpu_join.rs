@@ -322,7 +322,7 @@ impl<F: FnMut(usize) -> Result<(), GpuError>> JoinBackend for Hooked<F> {
         &mut self,
         tables: QuarterTables,
         board: [u64; make::BOARD_WORDS],
-    ) -> Result<(), GpuError> {
+    ) -> Result<u64, GpuError> {
         self.inner.load(tables, board)
     }
     fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError> {
@@ -332,6 +332,63 @@ impl<F: FnMut(usize) -> Result<(), GpuError>> JoinBackend for Hooked<F> {
         self.collects += 1;
         (self.hook)(self.collects)?;
         self.inner.collect(slot)
+    }
+}
+
+/// The host kernel with the batch size its `load` gives set to `places`, recording how many
+/// tasks each batch submitted holds.
+struct Capped {
+    inner: HostJoin,
+    places: Option<u64>,
+    batches: Vec<usize>,
+}
+
+impl JoinBackend for Capped {
+    fn load(
+        &mut self,
+        tables: QuarterTables,
+        board: [u64; make::BOARD_WORDS],
+    ) -> Result<u64, GpuError> {
+        let places = self.inner.load(tables, board)?;
+        Ok(self.places.unwrap_or(places))
+    }
+    fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError> {
+        self.batches.push(plan.tasks.len());
+        self.inner.submit(slot, plan)
+    }
+    fn collect(&mut self, slot: usize) -> Result<Collected, GpuError> {
+        self.inner.collect(slot)
+    }
+}
+
+#[test]
+fn the_batch_size_the_backend_gives_bounds_the_batches() {
+    let tasks = JoinTasks::new(14).unwrap();
+    let all: Vec<usize> = (0..tasks.len()).collect();
+    let stop = AtomicBool::new(false);
+    // As the backend's memory allows: batches grow to many tasks.
+    let mut free = Capped {
+        inner: HostJoin::default(),
+        places: None,
+        batches: Vec::new(),
+    };
+    let (report, seen) = tallies_through_runner(&tasks, &all, &mut free, &stop);
+    report.unwrap();
+    assert_eq!(seen.len(), all.len());
+    assert!(free.batches.iter().any(|&n| n > 1), "{:?}", free.batches);
+    // One place: a batch stops at its first task, and every task is still counted exactly.
+    let mut one = Capped {
+        inner: HostJoin::default(),
+        places: Some(1),
+        batches: Vec::new(),
+    };
+    let (report, seen) = tallies_through_runner(&tasks, &all, &mut one, &stop);
+    report.unwrap();
+    assert!(one.batches.iter().all(|&n| n == 1), "{:?}", one.batches);
+    assert_eq!(one.batches.len(), free.batches.iter().sum::<usize>());
+    assert_eq!(seen.len(), all.len());
+    for (&index, &tally) in &seen {
+        assert_eq!(tally, tasks.count(index), "task {index}");
     }
 }
 

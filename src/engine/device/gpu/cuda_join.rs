@@ -11,7 +11,7 @@ use cudarc::nvrtc::Ptx;
 
 use super::cuda::{self, Compiled, driver_error};
 use super::join::{GROUPS, JoinBackend, Layout, TILE_RECORD, TILE_WORDS};
-use super::make::{self, BOARD_WORDS, Plan, STATUS_WORDS, TABLE, batch_words, check_status};
+use super::make::{self, BOARD_WORDS, Plan, STATUS_WORDS, TABLE, check_status};
 use super::{Collected, GpuError};
 use crate::engine::strategy::join::QuarterTables;
 
@@ -37,25 +37,9 @@ pub const MIN_BLOCKS: u32 = 4;
 /// ```
 pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 
-/// Device memory reserved for two batches in flight beside the quarter lists: each up to
-/// twice [`batch_words`] word places (the batch that passes the limit takes its last task
-/// whole) of 16 bytes (the glued word, the packed word's halves), with a margin for their
-/// tables and tiles, the modules and the streams.
-/// [`CudaJoin::load`] asks this and the quarter lists to be free. A batch larger still (one
-/// task of more than [`batch_words`] word places, past N = 26 at the default) fails to
-/// allocate: one error line, the tasks reported before it exact.
-///
-/// ```
-/// use nqueens::engine::device::gpu::{cuda_join::device_bytes, make::batch_words};
-/// // 9 GiB at the default of 2^27 places.
-/// assert!(device_bytes() > 64 * batch_words());
-/// ```
-pub fn device_bytes() -> u64 {
-    2 * 2 * batch_words() * 16 + (1 << 30)
-}
-
-/// `Ok` if the first GPU's free memory holds the join's quarter lists of `n` and two batches:
-/// asked before any work, so that a board too large for the GPU is refused in one line.
+/// `Ok` if the first GPU's free memory holds the join's quarter lists of `n` and two batches
+/// of at least [`make::MIN_BATCH_BITS`] places (or of `NQUEENS_GPU_BATCH_BITS`): asked before
+/// any work, so that a board too large for the GPU is refused in one line.
 ///
 /// # Errors
 /// [`GpuError`]: no driver or device, or [`GpuError::Driver`] saying what is free and what is
@@ -63,15 +47,24 @@ pub fn device_bytes() -> u64 {
 pub fn fits(n: usize) -> Result<(), GpuError> {
     let lists = crate::engine::strategy::join::quarter_list_bytes(n).unwrap_or(u64::MAX / 2);
     let context = cuda::first_gpu()?;
-    let (free, _) = context.mem_get_info().map_err(driver_error)?;
-    if (free as u64) < lists + device_bytes() {
-        return Err(GpuError::Driver(format!(
-            "the GPU has {} MiB free; the join at N = {n} needs {} MiB (its quarter lists and two batches)",
-            free >> 20,
-            (lists + device_bytes()) >> 20
-        )));
-    }
+    batch_bits(&context, lists, &format!("the join at N = {n} needs"))?;
     Ok(())
+}
+
+/// The batch size for `context`'s GPU beside `lists` bytes of quarter lists
+/// ([`make::choose_batch_bits`] with its free memory), or an error that says what is free and
+/// what `needs` (how the message goes on).
+fn batch_bits(context: &CudaContext, lists: u64, needs: &str) -> Result<u32, GpuError> {
+    let (free, _) = context.mem_get_info().map_err(driver_error)?;
+    let forced = make::forced_batch_bits();
+    make::choose_batch_bits(free as u64, lists, forced).ok_or_else(|| {
+        let fewest = make::reserved_bytes(forced.unwrap_or(make::MIN_BATCH_BITS));
+        GpuError::Driver(format!(
+            "the GPU has {} MiB free; {needs} {} MiB (its quarter lists and two batches)",
+            free >> 20,
+            (lists + fewest) >> 20
+        ))
+    })
 }
 
 /// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with `chunks` chunks of 5 bits and
@@ -222,19 +215,12 @@ impl CudaJoin {
 }
 
 impl JoinBackend for CudaJoin {
-    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<(), GpuError> {
+    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<u64, GpuError> {
         let lists: u64 = tables
             .iter()
             .map(|(entries, start)| 8 * (entries.len() + start.len()) as u64)
             .sum();
-        let (free, _) = self.context.mem_get_info().map_err(driver_error)?;
-        if (free as u64) < lists + device_bytes() {
-            return Err(GpuError::Driver(format!(
-                "the GPU has {} MiB free; the join's quarter lists and batches need {} MiB",
-                free >> 20,
-                (lists + device_bytes()) >> 20
-            )));
-        }
+        let bits = batch_bits(&self.context, lists, "the join needs")?;
         let stream = &self.streams[0];
         let upload = |v: &[u64]| stream.clone_htod(v).map_err(driver_error);
         let starts = |s: &[usize]| s.iter().map(|&x| x as u64).collect::<Vec<u64>>();
@@ -249,7 +235,7 @@ impl JoinBackend for CudaJoin {
         });
         stream.synchronize().map_err(driver_error)?;
         self.board = board;
-        Ok(())
+        Ok(1 << bits)
     }
 
     fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError> {

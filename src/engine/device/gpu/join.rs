@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use super::cuda_join::CudaJoin;
-use super::make::{self, BOARD_WORDS, Plan, QuarterCopy, batch_words, make_on_host};
+use super::make::{self, BOARD_WORDS, Plan, QuarterCopy, make_on_host};
 use super::{BATCH_SECONDS, Busy, Collected, Report};
 use crate::engine::device::GpuError;
 use crate::engine::device::{Outcome, RunError};
@@ -676,11 +676,13 @@ impl<'a> Lister<'a> {
 /// free slot and [`collect`](Self::collect) waits for it.
 pub trait JoinBackend {
     /// Takes the board's quarter lists ([`QuarterCopy::of`]'s `tables`) and what the kernels
-    /// need of the board ([`make::board`]), once, before the first batch.
+    /// need of the board ([`make::board`]), once, before the first batch, and says at how many
+    /// word places a batch stops taking tasks (as many as its memory holds:
+    /// [`make::choose_batch_bits`]).
     ///
     /// # Errors
     /// [`GpuError`] if the device fails or has too little memory for them.
-    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<(), GpuError>;
+    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<u64, GpuError>;
     /// Starts making and counting the joins of `plan` in `slot` (0 or 1), which is free.
     ///
     /// # Errors
@@ -788,10 +790,11 @@ pub struct HostJoin {
 }
 
 impl JoinBackend for HostJoin {
-    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<(), GpuError> {
+    fn load(&mut self, tables: QuarterTables, board: [u64; BOARD_WORDS]) -> Result<u64, GpuError> {
         self.quarters = QuarterCopy::of(tables);
         self.board = board;
-        Ok(())
+        // The host's batches are the tests': the fewest places, unless asked.
+        Ok(1 << make::forced_batch_bits().unwrap_or(make::MIN_BATCH_BITS))
     }
 
     fn submit(&mut self, slot: usize, plan: &Plan) -> Result<(), GpuError> {
@@ -993,12 +996,11 @@ fn batches<E: Send>(
         Ok(None) => return Ok(outcome),
         Err(e) => return Err(GpuError::Driver(format!("the join's quarter lists: {e}")).into()),
     };
-    backend.load(tables, make::board(tasks, &layout))?;
+    let max_words = backend.load(tables, make::board(tasks, &layout))?;
     let started = Instant::now();
     // The first batches are small (a task each), to measure the rate; later ones aim at
     // BATCH_SECONDS.
     let mut target_words: u64 = 1;
-    let max_words = batch_words();
     let mut in_flight: VecDeque<(usize, Plan)> = VecDeque::new();
     // Plans counted, whose memory the next ones use.
     let mut spare: Vec<Plan> = Vec::new();

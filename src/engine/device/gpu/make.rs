@@ -62,39 +62,88 @@ pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 /// Stored words per bucket the cut bits aim at (`NQM_BUCKET_WORDS`, as the host listing's).
 const BUCKET_WORDS: u64 = 512;
 
-/// Word places (the halves' bounds) at which a batch stops taking tasks, as a power of two:
-/// with 16 bytes a place on the device (the glued word, and its packed halves), 2 GiB. A place
-/// is a pair of quarter entries tried, of which a third (even N) or a sixth (odd N) are words:
-/// a batch holds 20 to 45 million words, a few milliseconds of the GPU's time.
-pub const BATCH_BITS: u32 = 27;
+/// The fewest word places (the halves' bounds) at which a batch stops taking tasks, as a power
+/// of two: 2^27 places, 2 GiB of device memory at 16 bytes a place (the glued word, and its
+/// packed halves). A place is a pair of quarter entries tried, of which a third (even N) or a
+/// sixth (odd N) are words: a batch holds 20 to 45 million words, a few milliseconds of the
+/// GPU's time.
+pub const MIN_BATCH_BITS: u32 = 27;
 
-/// The range `NQUEENS_GPU_BATCH_BITS` may set [`batch_words`] in: 2^20 places (16 MiB) to 2^30
-/// (16 GiB, four of which must be free: only the largest GPUs).
-pub const BATCH_BITS_RANGE: std::ops::RangeInclusive<u32> = 20..=30;
+/// The most, 2^30 places (16 GiB a batch), taken where the GPU has the memory: the making
+/// kernels get a block per top half and per join, so a larger batch gives each launch more
+/// blocks and fewer idle tails. Measured on an H100, 2^27 to 2^30 took N = 22 from 27.9 s to
+/// 21.3 s and N = 23 from 290 s to 191 s (docs/gpu.md).
+pub const MAX_BATCH_BITS: u32 = 30;
 
-/// Word places at which a batch stops taking tasks: 2^[`BATCH_BITS`], or 2 to the power
-/// `NQUEENS_GPU_BATCH_BITS` (within [`BATCH_BITS_RANGE`]; other values are ignored), for
-/// measuring how the batch's size bears on the making kernels' occupancy (docs/gpu.md).
+/// The range `NQUEENS_GPU_BATCH_BITS` may set the batch size in: 2^20 places (16 MiB) to 2^30.
+pub const BATCH_BITS_RANGE: std::ops::RangeInclusive<u32> = 20..=MAX_BATCH_BITS;
+
+/// Device memory reserved for two batches of `2^bits` places in flight beside the quarter
+/// lists: each up to twice `2^bits` places (the batch that passes the limit takes its last
+/// task whole) of 16 bytes, with a margin of 1 GiB for their tables and tiles, the modules and
+/// the streams. A batch larger still (one task of more than `2^bits` places, past N = 26 at
+/// the fewest) fails to allocate: one error line, the tasks reported before it exact.
+///
+/// ```
+/// use nqueens::engine::device::gpu::make::reserved_bytes;
+/// assert_eq!(reserved_bytes(27), 9 << 30);
+/// assert_eq!(reserved_bytes(30), 65 << 30);
+/// ```
+#[must_use]
+pub const fn reserved_bytes(bits: u32) -> u64 {
+    2 * 2 * (1u64 << bits) * 16 + (1 << 30)
+}
+
+/// The batch size `NQUEENS_GPU_BATCH_BITS` asks for, if it holds a number in
+/// [`BATCH_BITS_RANGE`] (other values are ignored): for measuring how the batch's size bears
+/// on the making kernels (`scripts/gpu-check.sh --batch`).
 ///
 /// ```standalone_crate
-/// use nqueens::engine::device::gpu::make::{batch_words, BATCH_BITS};
+/// use nqueens::engine::device::gpu::make::forced_batch_bits;
 /// // SAFETY: this example is a program of its own (`standalone_crate`), with no other thread
 /// // reading the environment.
 /// unsafe { std::env::set_var("NQUEENS_GPU_BATCH_BITS", "29") };
-/// assert_eq!(batch_words(), 1 << 29);
+/// assert_eq!(forced_batch_bits(), Some(29));
 /// for ignored in ["31", "19", "many", ""] {
 ///     unsafe { std::env::set_var("NQUEENS_GPU_BATCH_BITS", ignored) };
-///     assert_eq!(batch_words(), 1 << BATCH_BITS);
+///     assert_eq!(forced_batch_bits(), None);
 /// }
 /// ```
 #[must_use]
-pub fn batch_words() -> u64 {
-    let bits = std::env::var("NQUEENS_GPU_BATCH_BITS")
+pub fn forced_batch_bits() -> Option<u32> {
+    std::env::var("NQUEENS_GPU_BATCH_BITS")
         .ok()
         .and_then(|v| v.parse::<u32>().ok())
         .filter(|bits| BATCH_BITS_RANGE.contains(bits))
-        .unwrap_or(BATCH_BITS);
-    1 << bits
+}
+
+/// The batch size, as a power of two of word places, for a GPU with `free` bytes free that must
+/// also hold `lists` bytes of quarter lists: `forced` if given (and it fits), else the largest
+/// from [`MIN_BATCH_BITS`] to [`MAX_BATCH_BITS`] whose [`reserved_bytes`] fit beside the
+/// lists; `None` if it does not fit.
+///
+/// ```
+/// use nqueens::engine::device::gpu::make::choose_batch_bits;
+/// const GIB: u64 = 1 << 30;
+/// // An 80 GB H100 with 79 GiB free: 2^30 beside N = 23's 2 GiB of lists, 2^29 beside N = 25's 20.
+/// assert_eq!(choose_batch_bits(79 * GIB, 2 * GIB, None), Some(30));
+/// assert_eq!(choose_batch_bits(79 * GIB, 20 * GIB, None), Some(29));
+/// // A 16 GB card: the fewest, or nothing.
+/// assert_eq!(choose_batch_bits(15 * GIB, 2 * GIB, None), Some(27));
+/// assert_eq!(choose_batch_bits(15 * GIB, 10 * GIB, None), None);
+/// // Asked for: taken if it fits.
+/// assert_eq!(choose_batch_bits(79 * GIB, 2 * GIB, Some(22)), Some(22));
+/// assert_eq!(choose_batch_bits(15 * GIB, 2 * GIB, Some(30)), None);
+/// ```
+#[must_use]
+pub fn choose_batch_bits(free: u64, lists: u64, forced: Option<u32>) -> Option<u32> {
+    let fits = |bits: u32| lists.saturating_add(reserved_bytes(bits)) <= free;
+    match forced {
+        Some(bits) => fits(bits).then_some(bits),
+        None => (MIN_BATCH_BITS..=MAX_BATCH_BITS)
+            .rev()
+            .find(|&bits| fits(bits)),
+    }
 }
 
 /// What the device needs of the board: the word's bits, the long diagonals' bits, the bits
