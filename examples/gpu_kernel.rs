@@ -12,7 +12,7 @@
 //! (the join's words made from the quarter lists). With a second argument it also writes the
 //! machine code there, to read with `nvdisasm -c` or `cuobjdump -sass`: the backtracking
 //! kernel to `CUBIN`, the join's to `CUBIN.join<chunks>[w]`, the making one to `CUBIN.make`. `NQUEENS_GPU_DEFINES` sets the backtracking kernel's
-//! switches, as for a count.
+//! switches and `NQUEENS_GPU_MAKE_DEFINES` the making kernels', as for a count.
 use nqueens::engine::device::gpu::cuda::{self, Resources};
 use nqueens::engine::device::gpu::{cuda_join, join::Layout, make};
 use nqueens::engine::strategy::join::{JoinTasks, MAX_N};
@@ -60,14 +60,28 @@ fn main() {
     }
     // One module holds the making's kernels: compiled once, its one report read for each (a
     // second compile in the same process may log nothing, as NVRTC 13 did on an H100).
-    let making = compiled_or_exit("nq_make", cuda_join::compile_make(&arch, true));
+    let make_defines =
+        cuda_join::make_defines(&std::env::var("NQUEENS_GPU_MAKE_DEFINES").unwrap_or_default())
+            .unwrap_or_else(|e| {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            });
+    let make_blocks = cuda_join::make_min_blocks(&make_defines);
+    let making = compiled_or_exit(
+        "nq_make",
+        cuda_join::compile_make(&arch, &make_defines, true),
+    );
     failed |= report("nq_glue_tops", &arch, &making, None, (255, make::BLOCK, 1));
     failed |= report(
         "nq_make",
         &arch,
         &making,
         cubin_path.as_ref().map(|p| format!("{p}.make")),
-        (make::MAX_REGISTERS, make::BLOCK, make::MIN_BLOCKS),
+        (
+            65536 / (make::BLOCK * make_blocks),
+            make::BLOCK,
+            make_blocks,
+        ),
     );
     if failed {
         std::process::exit(1);

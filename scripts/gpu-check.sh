@@ -2,7 +2,7 @@
 # The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
 #
 #   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune]
-#                        [--variants] [--batch] [--ncu] [--big]
+#                        [--variants] [--batch] [--make-variants] [--ncu] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
 # built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
@@ -25,10 +25,15 @@
 #    --batch: the join at N = 21 and 22 with batches of 2^B word places for each B in
 #    $BATCH_BITS (default "26 28 29 30"; NQUEENS_GPU_BATCH_BITS, the default 27 timed above),
 #    run before N = 22's and 23's own timings.
+#    --make-variants: the join at N = 21 and 22 with each set of the making kernels' switches
+#    in $MAKE_VARIANTS (NQUEENS_GPU_MAKE_DEFINES values separated by ';', default
+#    "-DNQM_MIN_BLOCKS=5;-DNQM_MIN_BLOCKS=6;-DNQM_MIN_BLOCKS=3"), each with ptxas's report of
+#    `nq_make` for it, run before N = 22's and 23's own timings.
 #    --ncu: Nsight Compute on six launches of the join's kernels at N = 21 (the making's
 #    `nq_glue_tops` and `nq_make`, and `nq_join`) with batches of 2^B places for each B in
-#    $NCU_BATCH_BITS (default "27 29"), each one's blocks, time, occupancy and throughput in
-#    the table (the full report, stall reasons too, in the logs).
+#    $NCU_BATCH_BITS (default "30") and the making's switches in $NCU_MAKE_DEFINES (default
+#    none), each one's blocks, time, occupancy and throughput in the table (the full report,
+#    stall reasons and source counters too, in the logs).
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
 #    numbers in $TUNE_ROWS; NQUEENS_GPU_REMAINING).
@@ -49,6 +54,7 @@ cpu=0
 tune=0
 variants=0
 batch=0
+make_variants=0
 ncu=0
 big=0
 while [ $# -gt 0 ]; do
@@ -60,9 +66,10 @@ while [ $# -gt 0 ]; do
         --tune) tune=1 ;;
         --variants) variants=1 ;;
         --batch) batch=1 ;;
+        --make-variants) make_variants=1 ;;
         --ncu) ncu=1 ;;
         --big) big=1 ;;
-        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--ncu] [--big]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--make-variants] [--ncu] [--big]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -257,10 +264,25 @@ if [ $batch -eq 1 ]; then
     done
     envs=()
 fi
+# The making kernels' switches: ptxas's report of `nq_make` and N = 21 and 22 with each set.
+if [ $make_variants -eq 1 ]; then
+    IFS=';' read -r -a sets <<<"${MAKE_VARIANTS:--DNQM_MIN_BLOCKS=5;-DNQM_MIN_BLOCKS=6;-DNQM_MIN_BLOCKS=3}"
+    for defines in "${sets[@]}"; do
+        [ -n "$defines" ] || continue
+        label=$(echo "$defines" | sed 's/-DNQM_//g; s/ /+/g')
+        NQUEENS_GPU_MAKE_DEFINES="$defines" "$bin/examples/gpu_kernel" "$arch" 2>&1 |
+            grep -E '^(nq_make for|error)' | while read -r line; do note "== $label: $line"; done
+        envs=("NQUEENS_GPU_MAKE_DEFINES=$defines")
+        count "join n=21 $label" 60 count 21 --device gpu
+        count "join n=22 $label" 90 count 22 --device gpu
+    done
+    envs=()
+fi
 # The join's kernels through Nsight Compute: where the making's time goes, at each batch size
-# in $NCU_BATCH_BITS (default "27 29").
+# in $NCU_BATCH_BITS (default "30", the largest), with the making's switches in
+# $NCU_MAKE_DEFINES (default none).
 if [ $ncu -eq 1 ]; then
-    for bits in ${NCU_BATCH_BITS:-27 29}; do
+    for bits in ${NCU_BATCH_BITS:-30}; do
         name="ncu n=21 batch=2^$bits"
         if [ "$(left)" -lt 90 ]; then
             note "$(printf '%-26s skipped: %s s left of the budget' "$name" "$(left)")"
@@ -269,9 +291,10 @@ if [ $ncu -eq 1 ]; then
             note "$(printf '%-26s skipped: no ncu on the PATH' "$name")"
             break
         fi
-        timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
+        timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" NQUEENS_GPU_MAKE_DEFINES="${NCU_MAKE_DEFINES:-}" ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
             --launch-skip 30 --launch-count 6 --section SpeedOfLight --section Occupancy \
             --section LaunchStats --section WarpStateStats --section SchedulerStats \
+            --section SourceCounters --section MemoryWorkloadAnalysis \
             "$nq" count 21 --device gpu -j 1 >"$out/ncu-$bits.txt" 2>&1
         awk -v bits="$bits" '/^  nq_/ { name = $1; blocks = $2; gsub(/[(,]/, "", blocks) }
              /Duration/ { time = $NF " " $(NF-1) }

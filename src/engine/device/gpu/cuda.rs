@@ -110,14 +110,8 @@ pub fn tuning_defines(text: &str, remaining: usize) -> Result<Vec<String>, GpuEr
     let bad = |why: String| GpuError::Compile(format!("NQUEENS_GPU_DEFINES: {why}"));
     text.split_whitespace()
         .map(|token| {
-            let (name, value) = token
-                .strip_prefix("-DNQ_")
-                .and_then(|rest| rest.split_once('='))
-                .filter(|(name, _)| name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
+            let (name, value) = switch(token, "NQ_")
                 .ok_or_else(|| bad(format!("{token:?} is not -DNQ_NAME=NUMBER")))?;
-            let value: usize = value
-                .parse()
-                .map_err(|_| bad(format!("{token:?} is not -DNQ_NAME=NUMBER")))?;
             if name == "BLOCK" {
                 return Err(bad(format!(
                     "NQ_BLOCK is fixed at the launch's {BLOCK} threads"
@@ -132,6 +126,19 @@ pub fn tuning_defines(text: &str, remaining: usize) -> Result<Vec<String>, GpuEr
             Ok(token.to_string())
         })
         .collect()
+}
+
+/// `token` read as a kernel's switch, `-D{prefix}NAME=NUMBER` (NAME in capitals and `_`): the
+/// NAME and the NUMBER.
+pub(super) fn switch<'a>(token: &'a str, prefix: &str) -> Option<(&'a str, usize)> {
+    let (name, value) = token
+        .strip_prefix("-D")?
+        .strip_prefix(prefix)?
+        .split_once('=')?;
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') {
+        return None;
+    }
+    Some((name, value.parse().ok()?))
 }
 
 /// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) and items of at most `remaining` free

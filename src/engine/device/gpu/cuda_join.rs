@@ -84,17 +84,79 @@ pub fn compile(arch: &str, chunks: usize, wide: bool, verbose: bool) -> Result<C
     cuda::compile_source(SOURCE, c"nqueens_join.cu", arch, options, verbose)
 }
 
-/// Compiles the making kernel ([`MAKE_SOURCE`]) for `arch`; `verbose` asks ptxas for its
-/// resource report.
+/// The making kernels' switches from `NQUEENS_GPU_MAKE_DEFINES`, for timing a change to
+/// `make.cu` behind a `#define` on a GPU without rebuilding (`scripts/gpu-check.sh
+/// --make-variants`): space-separated `-DNQM_NAME=NUMBER`. `NQM_MIN_BLOCKS`, the blocks of
+/// `nq_make` a multiprocessor must hold at once (so at most 65,536 / (256 x it) registers a
+/// thread), goes from 1 to 8; `NQM_BLOCK` and `NQM_TILE_STORED` are the host's shapes, not
+/// switches.
+///
+/// ```
+/// use nqueens::engine::device::gpu::cuda_join::make_defines;
+/// assert_eq!(make_defines(" -DNQM_MIN_BLOCKS=5 ").unwrap(), ["-DNQM_MIN_BLOCKS=5"]);
+/// assert!(make_defines("").unwrap().is_empty());
+/// for bad in ["-DNQM_MIN_BLOCKS=9", "-DNQM_MIN_BLOCKS=0", "-DNQM_BLOCK=128", "-DNQ_MIN_BLOCKS=5", "-O0"] {
+///     assert!(make_defines(bad).is_err(), "{bad}");
+/// }
+/// ```
+///
+/// # Errors
+/// [`GpuError::Compile`] for a switch that is not `-DNQM_NAME=NUMBER`, or a value the launch
+/// cannot take.
+pub fn make_defines(text: &str) -> Result<Vec<String>, GpuError> {
+    let bad = |why: String| GpuError::Compile(format!("NQUEENS_GPU_MAKE_DEFINES: {why}"));
+    text.split_whitespace()
+        .map(|token| {
+            let (name, value) = cuda::switch(token, "NQM_")
+                .ok_or_else(|| bad(format!("{token:?} is not -DNQM_NAME=NUMBER")))?;
+            match name {
+                "BLOCK" | "TILE_STORED" => Err(bad(format!(
+                    "NQM_{name} is the host's launch shape, not a switch"
+                ))),
+                "MIN_BLOCKS" if !(1..=8).contains(&value) => {
+                    Err(bad("NQM_MIN_BLOCKS must be from 1 to 8".into()))
+                }
+                _ => Ok(token.to_string()),
+            }
+        })
+        .collect()
+}
+
+/// The blocks of `nq_make` a multiprocessor must hold at once with `defines` (from
+/// [`make_defines`]): the last `NQM_MIN_BLOCKS` there, else [`make::MIN_BLOCKS`].
+///
+/// ```
+/// use nqueens::engine::device::gpu::{cuda_join::make_min_blocks, make::MIN_BLOCKS};
+/// assert_eq!(make_min_blocks(&[]), MIN_BLOCKS);
+/// assert_eq!(make_min_blocks(&["-DNQM_MIN_BLOCKS=6".to_string()]), 6);
+/// ```
+#[must_use]
+pub fn make_min_blocks(defines: &[String]) -> u32 {
+    defines
+        .iter()
+        .rev()
+        .filter_map(|token| cuda::switch(token, "NQM_"))
+        .find(|&(name, _)| name == "MIN_BLOCKS")
+        .map_or(make::MIN_BLOCKS, |(_, value)| value as u32)
+}
+
+/// Compiles the making kernels ([`MAKE_SOURCE`]) for `arch`, with `defines` from
+/// [`make_defines`]; `verbose` asks ptxas for its resource report.
 ///
 /// # Errors
 /// [`GpuError::NoNvrtc`] without NVRTC, [`GpuError::Compile`] if it does not compile.
-pub fn compile_make(arch: &str, verbose: bool) -> Result<Compiled, GpuError> {
-    let options = vec![
+pub fn compile_make(arch: &str, defines: &[String], verbose: bool) -> Result<Compiled, GpuError> {
+    let mut options = vec![
         format!("-DNQM_BLOCK={}", make::BLOCK),
-        format!("-DNQM_MIN_BLOCKS={}", make::MIN_BLOCKS),
+        format!("-DNQM_MIN_BLOCKS={}", make_min_blocks(defines)),
         format!("-DNQM_TILE_STORED={TILE_WORDS}"),
     ];
+    options.extend(
+        defines
+            .iter()
+            .filter(|token| !token.starts_with("-DNQM_MIN_BLOCKS="))
+            .cloned(),
+    );
     cuda::compile_source(MAKE_SOURCE, c"nqueens_make.cu", arch, options, verbose)
 }
 
@@ -162,8 +224,11 @@ impl CudaJoin {
             compile(&arch, layout.chunks, layout.wide, false)?,
             "nq_join",
         )?;
+        let defines = make_defines(&std::env::var("NQUEENS_GPU_MAKE_DEFINES").unwrap_or_default())?;
         let make_module = context
-            .load_module(Ptx::from_binary(compile_make(&arch, false)?.cubin))
+            .load_module(Ptx::from_binary(
+                compile_make(&arch, &defines, false)?.cubin,
+            ))
             .map_err(driver_error)?;
         let make = make_module.load_function("nq_make").map_err(driver_error)?;
         let glue_tops = make_module
