@@ -291,11 +291,18 @@ if [ $ncu -eq 1 ]; then
             note "$(printf '%-26s skipped: no ncu on the PATH' "$name")"
             break
         fi
-        timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" NQUEENS_GPU_MAKE_DEFINES="${NCU_MAKE_DEFINES:-}" ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
+        # With the source's line numbers in the kernels (the code unchanged), kept as a
+        # report whose source page, every line of make.cu with its stall samples, is printed
+        # beside it for the making kernel.
+        timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" NQUEENS_GPU_MAKE_DEFINES="${NCU_MAKE_DEFINES:-}" \
+            NQUEENS_GPU_LINEINFO=1 ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
             --launch-skip 30 --launch-count 6 --section SpeedOfLight --section Occupancy \
             --section LaunchStats --section WarpStateStats --section SchedulerStats \
-            --section SourceCounters --section MemoryWorkloadAnalysis \
-            "$nq" count 21 --device gpu -j 1 >"$out/ncu-$bits.txt" 2>&1
+            --section SourceCounters --section MemoryWorkloadAnalysis --export "$out/ncu-$bits" \
+            "$nq" count 21 --device gpu -j 1 >"$out/ncu-$bits.log" 2>&1
+        timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" >"$out/ncu-$bits.txt" 2>&1
+        timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" --kernel-name regex:"nq_make|nq_glue_tops" \
+            --page source --csv --print-source cuda >"$out/ncu-$bits-source.csv" 2>&1
         awk -v bits="$bits" '/^  nq_/ { name = $1; blocks = $2; gsub(/[(,]/, "", blocks) }
              /Duration/ { time = $NF " " $(NF-1) }
              /Achieved Occupancy/ { occ = $NF }
@@ -326,6 +333,7 @@ echo "== results ($(($(date +%s) - start)) s; logs in $out)"
 cat "$table"
 if [ -n "${OUT:-}" ]; then
     cp "$table" "$OUT/table.txt"
-    tar czf "$OUT/logs.tgz" -C "$out" .
+    # The ncu reports stay on the machine (a file sent back may be 16 MB at most).
+    tar czf "$OUT/logs.tgz" --exclude="*.ncu-rep" -C "$out" .
 fi
 exit $failed

@@ -170,7 +170,8 @@ pub fn compile(
 
 /// Compiles `source` (called `name` in the compiler's messages) for `arch` with NVRTC and
 /// `options` (`verbose`: with ptxas's resource report). Needs NVRTC only, no driver and no
-/// GPU.
+/// GPU. `NQUEENS_GPU_LINEINFO=1` adds the source's line numbers to the machine code (the code
+/// itself is unchanged), for a profiler to say which lines the warps wait on.
 pub(super) fn compile_source(
     source: &str,
     name: &std::ffi::CStr,
@@ -179,6 +180,9 @@ pub(super) fn compile_source(
     verbose: bool,
 ) -> Result<Compiled, GpuError> {
     options.insert(0, format!("--gpu-architecture={arch}"));
+    if std::env::var_os("NQUEENS_GPU_LINEINFO").is_some_and(|v| v == "1") {
+        options.push("--generate-line-info".into());
+    }
     // Compiled before on this machine: kept (a report is asked of a fresh compile only).
     let kept = (!verbose)
         .then(kernel_cache::dir)
