@@ -54,6 +54,9 @@ fn main() {
     let quarters = QuarterCopy::of_tasks(&tasks).expect("the lists were made above");
     let (mut places, mut made, mut slots, mut used, mut joins) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut planning = 0.0;
+    // Each join's words: a block of `nq_make` makes one join, so the largest set its launch's
+    // tail.
+    let mut per_join: Vec<u64> = Vec::new();
     let made_sample: Vec<usize> = sample.iter().copied().step_by(8).collect();
     for &index in &made_sample {
         let mut plan = Plan::default();
@@ -72,6 +75,7 @@ fn main() {
             let one = make::make_on_host(&quarters, &board, &plan.one_join(j)).expect("made");
             let (top, bottom, _, _) = one.join(0);
             made += u64::from(top) + u64::from(bottom);
+            per_join.push(u64::from(top) + u64::from(bottom));
             used += u64::from(one.status[5]);
         }
     }
@@ -99,5 +103,23 @@ fn main() {
         slots as f64 * made_scale,
         used as f64 * made_scale,
         made_sample.len() as f64 / planning,
+    );
+    per_join.sort_unstable();
+    let at = |q: f64| per_join[((per_join.len() - 1) as f64 * q) as usize];
+    let mean = made as f64 / per_join.len().max(1) as f64;
+    let largest = per_join.last().copied().unwrap_or(0);
+    let top_share = per_join
+        .iter()
+        .rev()
+        .take(per_join.len() / 100)
+        .sum::<u64>() as f64
+        / made as f64;
+    println!(
+        "words a join: mean {mean:.0}, median {}, 90% {}, 99% {}, largest {largest} ({:.0} times the mean); the largest 1% of the joins hold {:.1}% of the words",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        largest as f64 / mean,
+        100.0 * top_share,
     );
 }

@@ -12,7 +12,8 @@
 //! (the join's words made from the quarter lists). With a second argument it also writes the
 //! machine code there, to read with `nvdisasm -c` or `cuobjdump -sass`: the backtracking
 //! kernel to `CUBIN`, the join's to `CUBIN.join<chunks>[w]`, the making one to `CUBIN.make`. `NQUEENS_GPU_DEFINES` sets the backtracking kernel's
-//! switches and `NQUEENS_GPU_MAKE_DEFINES` the making kernels', as for a count.
+//! switches, `NQUEENS_GPU_JOIN_DEFINES` the count kernel's and `NQUEENS_GPU_MAKE_DEFINES` the
+//! making kernels', as for a count.
 use nqueens::engine::device::gpu::cuda::{self, Resources};
 use nqueens::engine::device::gpu::{cuda_join, join::Layout, make};
 use nqueens::engine::strategy::join::{JoinTasks, MAX_N};
@@ -37,6 +38,11 @@ fn main() {
         cubin_path.clone(),
         (cuda::MAX_REGISTERS, cuda::BLOCK, cuda::MIN_BLOCKS),
     );
+    let (join_defines, make_defines) = cuda_join::defines_from_env().unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(2);
+    });
+    let join_blocks = cuda_join::min_blocks(&join_defines, "NQJ_", cuda_join::MIN_BLOCKS);
     let mut layouts: Vec<(usize, bool)> = (nqueens::engine::device::GPU_JOIN_FROM..=MAX_N)
         .filter_map(|n| JoinTasks::new(n).ok())
         .map(|tasks| Layout::of(&tasks))
@@ -45,28 +51,25 @@ fn main() {
     layouts.dedup();
     for (chunks, wide) in layouts {
         let name = format!("{chunks}{}", if wide { "w" } else { "" });
-        let compiled = compiled_or_exit("nq_join", cuda_join::compile(&arch, chunks, wide, true));
+        let compiled = compiled_or_exit(
+            "nq_join",
+            cuda_join::compile(&arch, chunks, wide, &join_defines, true),
+        );
         failed |= report(
             "nq_join",
             &arch,
             &compiled,
             cubin_path.as_ref().map(|p| format!("{p}.join{name}")),
             (
-                cuda_join::MAX_REGISTERS,
+                65536 / (cuda_join::BLOCK * join_blocks),
                 cuda_join::BLOCK,
-                cuda_join::MIN_BLOCKS,
+                join_blocks,
             ),
         );
     }
     // One module holds the making's kernels: compiled once, its one report read for each (a
     // second compile in the same process may log nothing, as NVRTC 13 did on an H100).
-    let make_defines =
-        cuda_join::make_defines(&std::env::var("NQUEENS_GPU_MAKE_DEFINES").unwrap_or_default())
-            .unwrap_or_else(|e| {
-                eprintln!("error: {e}");
-                std::process::exit(2);
-            });
-    let make_blocks = cuda_join::make_min_blocks(&make_defines);
+    let make_blocks = cuda_join::min_blocks(&make_defines, "NQM_", make::MIN_BLOCKS);
     let making = compiled_or_exit(
         "nq_make",
         cuda_join::compile_make(&arch, &make_defines, true),

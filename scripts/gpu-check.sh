@@ -2,7 +2,7 @@
 # The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
 #
 #   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune]
-#                        [--variants] [--batch] [--make-variants] [--ncu] [--big]
+#                        [--variants] [--batch] [--switches] [--ncu] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
 # built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
@@ -25,14 +25,15 @@
 #    --batch: the join at N = 21 and 22 with batches of 2^B word places for each B in
 #    $BATCH_BITS (default "26 28 29 30"; NQUEENS_GPU_BATCH_BITS, the default 27 timed above),
 #    run before N = 22's and 23's own timings.
-#    --make-variants: the join at N = 21 and 22 with each set of the making kernels' switches
-#    in $MAKE_VARIANTS (NQUEENS_GPU_MAKE_DEFINES values separated by ';', default
-#    "-DNQM_MIN_BLOCKS=5;-DNQM_MIN_BLOCKS=6;-DNQM_MIN_BLOCKS=3"), each with ptxas's report of
-#    `nq_make` for it, run before N = 22's and 23's own timings.
+#    --switches: the join at N = 21 and 22 with each set of its kernels' switches in $SWITCHES
+#    (sets separated by ';', each "MAKE|JOIN": the values of NQUEENS_GPU_MAKE_DEFINES and
+#    NQUEENS_GPU_JOIN_DEFINES; default: 5 blocks of each kernel a multiprocessor, alone and
+#    together, and 6 of the making's), each with ptxas's report of `nq_make` and `nq_join`
+#    for it, run before N = 22's and 23's own timings.
 #    --ncu: Nsight Compute on six launches of the join's kernels at N = 21 (the making's
 #    `nq_glue_tops` and `nq_make`, and `nq_join`) with batches of 2^B places for each B in
-#    $NCU_BATCH_BITS (default "30") and the making's switches in $NCU_MAKE_DEFINES (default
-#    none), each one's blocks, time, occupancy and throughput in the table (the full report,
+#    $NCU_BATCH_BITS (default "30") and the switches in $NCU_MAKE_DEFINES and
+#    $NCU_JOIN_DEFINES (default none), each one's blocks, time, occupancy and throughput in the table (the full report,
 #    stall reasons and source counters too, in the logs).
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
@@ -54,7 +55,7 @@ cpu=0
 tune=0
 variants=0
 batch=0
-make_variants=0
+switches=0
 ncu=0
 big=0
 while [ $# -gt 0 ]; do
@@ -66,10 +67,10 @@ while [ $# -gt 0 ]; do
         --tune) tune=1 ;;
         --variants) variants=1 ;;
         --batch) batch=1 ;;
-        --make-variants) make_variants=1 ;;
+        --switches) switches=1 ;;
         --ncu) ncu=1 ;;
         --big) big=1 ;;
-        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--make-variants] [--ncu] [--big]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--switches] [--ncu] [--big]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -264,23 +265,29 @@ if [ $batch -eq 1 ]; then
     done
     envs=()
 fi
-# The making kernels' switches: ptxas's report of `nq_make` and N = 21 and 22 with each set.
-if [ $make_variants -eq 1 ]; then
-    IFS=';' read -r -a sets <<<"${MAKE_VARIANTS:--DNQM_MIN_BLOCKS=5;-DNQM_MIN_BLOCKS=6;-DNQM_MIN_BLOCKS=3}"
-    for defines in "${sets[@]}"; do
-        [ -n "$defines" ] || continue
-        label=$(echo "$defines" | sed 's/-DNQM_//g; s/ /+/g')
-        NQUEENS_GPU_MAKE_DEFINES="$defines" "$bin/examples/gpu_kernel" "$arch" 2>&1 |
-            grep -E '^(nq_make for|error)' | while read -r line; do note "== $label: $line"; done
-        envs=("NQUEENS_GPU_MAKE_DEFINES=$defines")
+# The join's kernels' switches: ptxas's report of `nq_make` and `nq_join` (N = 21's layout),
+# and N = 21 and 22, with each set.
+if [ $switches -eq 1 ]; then
+    IFS=';' read -r -a sets <<<"${SWITCHES:--DNQM_MIN_BLOCKS=5|;|-DNQJ_MIN_BLOCKS=5;-DNQM_MIN_BLOCKS=5|-DNQJ_MIN_BLOCKS=5;-DNQM_MIN_BLOCKS=6|}"
+    for set in "${sets[@]}"; do
+        make_defines=${set%%|*}
+        join_defines=${set#*|}
+        [ "$set" != "$join_defines" ] || join_defines=""
+        label=$(echo "$make_defines $join_defines" | sed 's/-D//g; s/^ *//; s/ *$//; s/ /+/g')
+        [ -n "$label" ] || continue
+        NQUEENS_GPU_MAKE_DEFINES="$make_defines" NQUEENS_GPU_JOIN_DEFINES="$join_defines" \
+            "$bin/examples/gpu_kernel" "$arch" 2>&1 |
+            awk '/^nq_join for/ && !join++ || /^nq_make for/ || /^error/' |
+            while read -r line; do note "== $label: $line"; done
+        envs=("NQUEENS_GPU_MAKE_DEFINES=$make_defines" "NQUEENS_GPU_JOIN_DEFINES=$join_defines")
         count "join n=21 $label" 60 count 21 --device gpu
         count "join n=22 $label" 90 count 22 --device gpu
     done
     envs=()
 fi
 # The join's kernels through Nsight Compute: where the making's time goes, at each batch size
-# in $NCU_BATCH_BITS (default "30", the largest), with the making's switches in
-# $NCU_MAKE_DEFINES (default none).
+# in $NCU_BATCH_BITS (default "30", the largest), with the kernels' switches in
+# $NCU_MAKE_DEFINES and $NCU_JOIN_DEFINES (default none).
 if [ $ncu -eq 1 ]; then
     for bits in ${NCU_BATCH_BITS:-30}; do
         name="ncu n=21 batch=2^$bits"
@@ -295,7 +302,7 @@ if [ $ncu -eq 1 ]; then
         # report whose source page, every line of make.cu with its stall samples, is printed
         # beside it for the making kernel.
         timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" NQUEENS_GPU_MAKE_DEFINES="${NCU_MAKE_DEFINES:-}" \
-            NQUEENS_GPU_LINEINFO=1 ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
+            NQUEENS_GPU_JOIN_DEFINES="${NCU_JOIN_DEFINES:-}" NQUEENS_GPU_LINEINFO=1 ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
             --launch-skip 30 --launch-count 6 --section SpeedOfLight --section Occupancy \
             --section LaunchStats --section WarpStateStats --section SchedulerStats \
             --section SourceCounters --section MemoryWorkloadAnalysis --export "$out/ncu-$bits" \

@@ -68,25 +68,57 @@ fn batch_bits(context: &CudaContext, lists: u64, needs: &str) -> Result<u32, Gpu
 }
 
 /// Compiles [`SOURCE`] for `arch` (`"sm_90"` for Hopper) with `chunks` chunks of 5 bits and
-/// 32-bit words or not (`wide`), as a count's [`Layout`] says; `verbose` asks ptxas for its
-/// resource report. Needs NVRTC only, no driver and no GPU.
+/// 32-bit words or not (`wide`), as a count's [`Layout`] says, with `defines` from
+/// [`join_defines`]; `verbose` asks ptxas for its resource report. Needs NVRTC only, no
+/// driver and no GPU.
 ///
 /// # Errors
 /// [`GpuError::NoNvrtc`] without NVRTC, [`GpuError::Compile`] if it does not compile.
-pub fn compile(arch: &str, chunks: usize, wide: bool, verbose: bool) -> Result<Compiled, GpuError> {
-    let options = vec![
+pub fn compile(
+    arch: &str,
+    chunks: usize,
+    wide: bool,
+    defines: &[String],
+    verbose: bool,
+) -> Result<Compiled, GpuError> {
+    let mut options = vec![
         format!("-DNQJ_BLOCK={BLOCK}"),
-        format!("-DNQJ_MIN_BLOCKS={MIN_BLOCKS}"),
+        format!(
+            "-DNQJ_MIN_BLOCKS={}",
+            min_blocks(defines, "NQJ_", MIN_BLOCKS)
+        ),
         format!("-DNQJ_GROUPS={GROUPS}"),
         format!("-DNQJ_CHUNKS={chunks}"),
         format!("-DNQJ_WIDE={}", u8::from(wide)),
     ];
+    options.extend(without_min_blocks(defines, "NQJ_"));
     cuda::compile_source(SOURCE, c"nqueens_join.cu", arch, options, verbose)
+}
+
+/// The count kernel's switches, from `NQUEENS_GPU_JOIN_DEFINES` (`scripts/gpu-check.sh
+/// --switches` times them too): as [`make_defines`], `-DNQJ_NAME=NUMBER`, where
+/// `NQJ_BLOCK`, `NQJ_GROUPS`, `NQJ_CHUNKS` and `NQJ_WIDE` are the host's shapes.
+///
+/// ```
+/// use nqueens::engine::device::gpu::cuda_join::join_defines;
+/// assert_eq!(join_defines("-DNQJ_MIN_BLOCKS=5").unwrap(), ["-DNQJ_MIN_BLOCKS=5"]);
+/// assert!(join_defines("-DNQJ_CHUNKS=6").is_err());
+/// ```
+///
+/// # Errors
+/// As [`make_defines`].
+pub fn join_defines(text: &str) -> Result<Vec<String>, GpuError> {
+    switches(
+        "NQUEENS_GPU_JOIN_DEFINES",
+        "NQJ_",
+        &["BLOCK", "GROUPS", "CHUNKS", "WIDE"],
+        text,
+    )
 }
 
 /// The making kernels' switches from `NQUEENS_GPU_MAKE_DEFINES`, for timing a change to
 /// `make.cu` behind a `#define` on a GPU without rebuilding (`scripts/gpu-check.sh
-/// --make-variants`): space-separated `-DNQM_NAME=NUMBER`. `NQM_MIN_BLOCKS`, the blocks of
+/// --switches`): space-separated `-DNQM_NAME=NUMBER`. `NQM_MIN_BLOCKS`, the blocks of
 /// `nq_make` a multiprocessor must hold at once (so at most 65,536 / (256 x it) registers a
 /// thread), goes from 1 to 8; `NQM_BLOCK` and `NQM_TILE_STORED` are the host's shapes, not
 /// switches.
@@ -104,40 +136,64 @@ pub fn compile(arch: &str, chunks: usize, wide: bool, verbose: bool) -> Result<C
 /// [`GpuError::Compile`] for a switch that is not `-DNQM_NAME=NUMBER`, or a value the launch
 /// cannot take.
 pub fn make_defines(text: &str) -> Result<Vec<String>, GpuError> {
-    let bad = |why: String| GpuError::Compile(format!("NQUEENS_GPU_MAKE_DEFINES: {why}"));
+    switches(
+        "NQUEENS_GPU_MAKE_DEFINES",
+        "NQM_",
+        &["BLOCK", "TILE_STORED"],
+        text,
+    )
+}
+
+/// `text`, the value of the environment variable `var`, read as a module's switches
+/// `-D{prefix}NAME=NUMBER`: `MIN_BLOCKS` from 1 to 8, no name of `fixed`.
+fn switches(var: &str, prefix: &str, fixed: &[&str], text: &str) -> Result<Vec<String>, GpuError> {
+    let bad = |why: String| GpuError::Compile(format!("{var}: {why}"));
     text.split_whitespace()
         .map(|token| {
-            let (name, value) = cuda::switch(token, "NQM_")
-                .ok_or_else(|| bad(format!("{token:?} is not -DNQM_NAME=NUMBER")))?;
-            match name {
-                "BLOCK" | "TILE_STORED" => Err(bad(format!(
-                    "NQM_{name} is the host's launch shape, not a switch"
-                ))),
-                "MIN_BLOCKS" if !(1..=8).contains(&value) => {
-                    Err(bad("NQM_MIN_BLOCKS must be from 1 to 8".into()))
-                }
-                _ => Ok(token.to_string()),
+            let (name, value) = cuda::switch(token, prefix)
+                .ok_or_else(|| bad(format!("{token:?} is not -D{prefix}NAME=NUMBER")))?;
+            if fixed.contains(&name) {
+                return Err(bad(format!(
+                    "{prefix}{name} is the host's launch shape, not a switch"
+                )));
             }
+            if name == "MIN_BLOCKS" && !(1..=8).contains(&value) {
+                return Err(bad(format!("{prefix}MIN_BLOCKS must be from 1 to 8")));
+            }
+            Ok(token.to_string())
         })
         .collect()
 }
 
-/// The blocks of `nq_make` a multiprocessor must hold at once with `defines` (from
-/// [`make_defines`]): the last `NQM_MIN_BLOCKS` there, else [`make::MIN_BLOCKS`].
+/// The blocks a multiprocessor must hold at once with `defines` (from [`make_defines`] or
+/// [`join_defines`], whose names start with `prefix`): the last `MIN_BLOCKS` there, else
+/// `default`. The kernel is compiled for at most 65,536 / (256 x it) registers a thread.
 ///
 /// ```
-/// use nqueens::engine::device::gpu::{cuda_join::make_min_blocks, make::MIN_BLOCKS};
-/// assert_eq!(make_min_blocks(&[]), MIN_BLOCKS);
-/// assert_eq!(make_min_blocks(&["-DNQM_MIN_BLOCKS=6".to_string()]), 6);
+/// use nqueens::engine::device::gpu::{cuda_join::min_blocks, make::MIN_BLOCKS};
+/// assert_eq!(min_blocks(&[], "NQM_", MIN_BLOCKS), MIN_BLOCKS);
+/// assert_eq!(min_blocks(&["-DNQM_MIN_BLOCKS=6".to_string()], "NQM_", MIN_BLOCKS), 6);
+/// assert_eq!(min_blocks(&["-DNQM_MIN_BLOCKS=6".to_string()], "NQJ_", 4), 4);
 /// ```
 #[must_use]
-pub fn make_min_blocks(defines: &[String]) -> u32 {
+pub fn min_blocks(defines: &[String], prefix: &str, default: u32) -> u32 {
     defines
         .iter()
         .rev()
-        .filter_map(|token| cuda::switch(token, "NQM_"))
+        .filter_map(|token| cuda::switch(token, prefix))
         .find(|&(name, _)| name == "MIN_BLOCKS")
-        .map_or(make::MIN_BLOCKS, |(_, value)| value as u32)
+        .map_or(default, |(_, value)| value as u32)
+}
+
+/// `defines` but their `MIN_BLOCKS`, which the compile functions pass once, resolved.
+fn without_min_blocks<'a>(
+    defines: &'a [String],
+    prefix: &'a str,
+) -> impl Iterator<Item = String> + 'a {
+    defines
+        .iter()
+        .filter(move |token| !matches!(cuda::switch(token, prefix), Some(("MIN_BLOCKS", _))))
+        .cloned()
 }
 
 /// Compiles the making kernels ([`MAKE_SOURCE`]) for `arch`, with `defines` from
@@ -148,16 +204,26 @@ pub fn make_min_blocks(defines: &[String]) -> u32 {
 pub fn compile_make(arch: &str, defines: &[String], verbose: bool) -> Result<Compiled, GpuError> {
     let mut options = vec![
         format!("-DNQM_BLOCK={}", make::BLOCK),
-        format!("-DNQM_MIN_BLOCKS={}", make_min_blocks(defines)),
+        format!(
+            "-DNQM_MIN_BLOCKS={}",
+            min_blocks(defines, "NQM_", make::MIN_BLOCKS)
+        ),
         format!("-DNQM_TILE_STORED={TILE_WORDS}"),
     ];
-    options.extend(
-        defines
-            .iter()
-            .filter(|token| !token.starts_with("-DNQM_MIN_BLOCKS="))
-            .cloned(),
-    );
+    options.extend(without_min_blocks(defines, "NQM_"));
     cuda::compile_source(MAKE_SOURCE, c"nqueens_make.cu", arch, options, verbose)
+}
+
+/// The switches the environment sets: the count kernel's, then the making kernels'.
+///
+/// # Errors
+/// As [`make_defines`] and [`join_defines`].
+pub fn defines_from_env() -> Result<(Vec<String>, Vec<String>), GpuError> {
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    Ok((
+        join_defines(&var("NQUEENS_GPU_JOIN_DEFINES"))?,
+        make_defines(&var("NQUEENS_GPU_MAKE_DEFINES"))?,
+    ))
 }
 
 /// What a slot holds.
@@ -220,14 +286,14 @@ impl CudaJoin {
                 .and_then(|module| module.load_function(name))
                 .map_err(driver_error)
         };
+        let (join_defines, make_defines) = defines_from_env()?;
         let function = load(
-            compile(&arch, layout.chunks, layout.wide, false)?,
+            compile(&arch, layout.chunks, layout.wide, &join_defines, false)?,
             "nq_join",
         )?;
-        let defines = make_defines(&std::env::var("NQUEENS_GPU_MAKE_DEFINES").unwrap_or_default())?;
         let make_module = context
             .load_module(Ptx::from_binary(
-                compile_make(&arch, &defines, false)?.cubin,
+                compile_make(&arch, &make_defines, false)?.cubin,
             ))
             .map_err(driver_error)?;
         let make = make_module.load_function("nq_make").map_err(driver_error)?;
