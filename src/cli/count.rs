@@ -216,10 +216,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some(gpu) = &result.gpu {
             eprintln!(
-                "N={n} on {} ({} threads resident): {} batches, {} work items, {:.3} s in kernels of {:.3} s{}; {} symmetric tasks and {} main tasks on the CPU beside it",
+                "N={n} on {} ({} threads resident): {} batches{}, {} work items, {:.3} s in kernels of {:.3} s{}; {} symmetric tasks and {} main tasks on the CPU beside it",
                 gpu.device,
                 gpu.resident_threads,
                 gpu.batches,
+                if gpu.batch_places.is_power_of_two() {
+                    format!(" of up to 2^{} word places", gpu.batch_places.ilog2())
+                } else {
+                    String::new()
+                },
                 gpu.items,
                 gpu.kernel_seconds,
                 result.seconds,

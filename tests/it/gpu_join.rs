@@ -375,7 +375,7 @@ fn the_batch_size_the_backend_gives_bounds_the_batches() {
         batches: Vec::new(),
     };
     let (report, seen) = tallies_through_runner(&tasks, &all, &mut free, &stop);
-    report.unwrap();
+    assert_eq!(report.unwrap().batch_places, 1 << make::MIN_BATCH_BITS);
     assert_eq!(seen.len(), all.len());
     assert!(free.batches.iter().any(|&n| n > 1), "{:?}", free.batches);
     // One place: a batch stops at its first task, and every task is still counted exactly.
@@ -385,7 +385,7 @@ fn the_batch_size_the_backend_gives_bounds_the_batches() {
         batches: Vec::new(),
     };
     let (report, seen) = tallies_through_runner(&tasks, &all, &mut one, &stop);
-    report.unwrap();
+    assert_eq!(report.unwrap().batch_places, 1);
     assert!(one.batches.iter().all(|&n| n == 1), "{:?}", one.batches);
     assert_eq!(one.batches.len(), free.batches.iter().sum::<usize>());
     assert_eq!(seen.len(), all.len());

@@ -126,6 +126,9 @@ pub struct GpuReport {
     pub resident_threads: usize,
     /// Batches counted.
     pub batches: usize,
+    /// The most a batch may hold, as the device's free memory allows (the Join strategy: word
+    /// places, `2^27` to `2^30`; zero for the backtracking kernel).
+    pub batch_places: u64,
     /// Work items counted (the Join strategy: tiles).
     pub items: u64,
     /// Seconds the device spent in kernels.

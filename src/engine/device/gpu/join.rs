@@ -1020,6 +1020,7 @@ fn batches<E: Send>(
         Err(e) => return Err(GpuError::Driver(format!("the join's quarter lists: {e}")).into()),
     };
     let max_words = backend.load(tables, make::board(tasks, &layout))?;
+    report.batch_places = max_words;
     let started = Instant::now();
     // The first batches are small (a task each), to measure the rate; later ones aim at
     // BATCH_SECONDS.
