@@ -29,13 +29,13 @@
 #    (sets separated by ';', each "MAKE|JOIN": the values of NQUEENS_GPU_MAKE_DEFINES and
 #    NQUEENS_GPU_JOIN_DEFINES; default: 5 blocks of each kernel a multiprocessor, each query
 #    loaded ahead in the count, and all three together), each with ptxas's report of
-#    `nq_make` and `nq_join`
-#    for it, run before N = 22's and 23's own timings.
+#    `nq_make` and `nq_join` for it, run before N = 22's and 23's own timings.
 #    --ncu: Nsight Compute on six launches of the join's kernels at N = 21 (the making's
 #    `nq_glue_tops` and `nq_make`, and `nq_join`) with batches of 2^B places for each B in
 #    $NCU_BATCH_BITS (default "30") and the switches in $NCU_MAKE_DEFINES and
-#    $NCU_JOIN_DEFINES (default none), each one's blocks, time, occupancy and throughput in the table (the full report,
-#    stall reasons and source counters too, in the logs).
+#    $NCU_JOIN_DEFINES (default none), each one's blocks, time, occupancy and throughput in
+#    the table (the full report, stall reasons and each source line's samples too, in the
+#    logs).
 #    --scaling: N = 20 on 1, 2, 4 and 8 CPU threads (or the counts in $SCALING_THREADS).
 #    --tune: the backtracking kernel at N = 20 and 21 with items of 11 to 15 free rows (or the
 #    numbers in $TUNE_ROWS; NQUEENS_GPU_REMAINING).
@@ -300,8 +300,8 @@ if [ $ncu -eq 1 ]; then
             break
         fi
         # With the source's line numbers in the kernels (the code unchanged), kept as a
-        # report whose source page, every line of make.cu with its stall samples, is printed
-        # beside it for the making kernel.
+        # report whose source page, every line of make.cu and join.cu with its stall
+        # samples, is printed beside it.
         timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" NQUEENS_GPU_MAKE_DEFINES="${NCU_MAKE_DEFINES:-}" \
             NQUEENS_GPU_JOIN_DEFINES="${NCU_JOIN_DEFINES:-}" NQUEENS_GPU_LINEINFO=1 ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
             --launch-skip 30 --launch-count 6 --section SpeedOfLight --section Occupancy \
@@ -309,7 +309,7 @@ if [ $ncu -eq 1 ]; then
             --section SourceCounters --section MemoryWorkloadAnalysis --export "$out/ncu-$bits" \
             "$nq" count 21 --device gpu -j 1 >"$out/ncu-$bits.log" 2>&1
         timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" >"$out/ncu-$bits.txt" 2>&1
-        timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" --kernel-name regex:"nq_make|nq_glue_tops" \
+        timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
             --page source --csv --print-source cuda >"$out/ncu-$bits-source.csv" 2>&1
         awk -v bits="$bits" '/^  nq_/ { name = $1; blocks = $2; gsub(/[(,]/, "", blocks) }
              /Duration/ { time = $NF " " $(NF-1) }

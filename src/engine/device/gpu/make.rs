@@ -71,8 +71,7 @@ pub const MIN_BATCH_BITS: u32 = 27;
 
 /// The most, 2^30 places (16 GiB a batch), taken where the GPU has the memory: the making
 /// kernels get a block per top half and per join, so a larger batch gives each launch more
-/// blocks and fewer idle tails. Measured on an H100, 2^27 to 2^30 took N = 22 from 27.9 s to
-/// 21.3 s and N = 23 from 290 s to 191 s (docs/gpu.md).
+/// blocks and fewer idle tails (measured in docs/gpu.md, "the batch's size").
 pub const MAX_BATCH_BITS: u32 = 30;
 
 /// The range `NQUEENS_GPU_BATCH_BITS` may set the batch size in: 2^20 places (16 MiB) to 2^30.
