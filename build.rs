@@ -89,13 +89,6 @@ fn host_kernel() {
     );
     // The join's words made from the quarter lists: one copy, the word width is an argument.
     build("nqueens_make_host", "src/engine/device/gpu/make.cu", &[]);
-    // Again with the switch that loads the glue's next pair ahead (NQM_PREFETCH), its entry
-    // points suffixed, so that the tests check it makes the same words.
-    build(
-        "nqueens_make_host_prefetch",
-        "src/engine/device/gpu/make.cu",
-        &[("NQM_PREFETCH", "1"), ("NQM_HOST_SUFFIX", "_prefetch")],
-    );
     if ubsan {
         println!("cargo:rustc-link-lib=ubsan");
     }

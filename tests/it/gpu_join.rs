@@ -542,17 +542,6 @@ fn the_words_made_from_the_quarter_lists_are_the_words_the_host_lists() {
             for (j, want) in listed.iter().enumerate() {
                 let one = plan.one_join(j);
                 let made = make::make_on_host(&quarters, &board, &one).unwrap();
-                // The switch that loads the glue's next pair ahead makes the same join.
-                let ahead = make::make_on_host_prefetching(&quarters, &board, &one).unwrap();
-                assert_eq!(
-                    (&ahead.batch.low, &ahead.batch.high, &ahead.batch.starts),
-                    (&made.batch.low, &made.batch.high, &made.batch.starts),
-                    "N={n}, task {index}, join {j}"
-                );
-                assert_eq!(
-                    (&ahead.batch.tiles, &ahead.status),
-                    (&made.batch.tiles, &made.status)
-                );
                 let (top, bottom, k, cut) = made.join(0);
                 assert_eq!(
                     (top as usize, bottom as usize),

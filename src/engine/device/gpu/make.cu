@@ -90,13 +90,6 @@ static inline nq_u32 nqm_claim(nq_u32 *counter, bool ok, nq_u32 lane) {
 #define NQM_MIN_BLOCKS 4
 #endif
 
-// 1: each lane of the glue loads its next pair's entries before it tests the current pair,
-// so that the loads' latency passes under the test, the claim and the store (a switch to
-// time on a GPU: docs/gpu.md).
-#ifndef NQM_PREFETCH
-#define NQM_PREFETCH 0
-#endif
-
 // The most stored words in a tile (`join.cu`'s 32 * NQJ_GROUPS).
 #ifndef NQM_TILE_STORED
 #define NQM_TILE_STORED 1024
@@ -204,48 +197,23 @@ NQM_FN void nqm_glue_half(const nqm_args *a, const nq_u64 *keys, nq_u64 blocked,
         // takes as many steps (the row set is the warp's), for `nqm_claim`.
         nq_u32 li = lane / nr, ri = lane % nr;
         const nq_u32 step_l = 32 / nr, step_r = 32 % nr;
-#if NQM_PREFETCH
-        nq_u64 next_l = 0, next_r = 0;
-        if (lane < pairs) {
-            next_l = lefts[li];
-            next_r = rights[ri];
-        }
-#endif
         for (nq_u64 first = 0; first < pairs; first += 32) {
             nq_u64 w = 0;
             bool ok = false;
-#if NQM_PREFETCH
-            const nq_u64 l = next_l, r = next_r;
-            const bool here = first + lane < pairs;
-            li += step_l;
-            ri += step_r;
-            if (ri >= nr) {
-                ri -= nr;
-                li++;
-            }
-            if (first + 32 + lane < pairs) {
-                next_l = lefts[li];
-                next_r = rights[ri];
-            }
-            if (here) {
-#else
             if (first + lane < pairs) {
                 const nq_u64 l = lefts[li], r = rights[ri];
-#endif
                 ok = (l & r) == 0 && ((l | r) & blocked) == 0;
                 w = (l | r) & mask;
                 if (turn) w = w >> turn | (w & family) << turn;
             }
             const nq_u32 pos = nqm_claim(count, ok, lane);
             if (ok && pos < cap) out[pos] = w;
-#if !NQM_PREFETCH
             li += step_l;
             ri += step_r;
             if (ri >= nr) {
                 ri -= nr;
                 li++;
             }
-#endif
         }
     }
 }
@@ -569,20 +537,12 @@ extern "C" __global__ void __launch_bounds__(NQM_BLOCK, NQM_MIN_BLOCKS)
 
 #else
 
-// The host copies' names: a suffix for a second copy built with other switches.
-#ifndef NQM_HOST_SUFFIX
-#define NQM_HOST_SUFFIX
-#endif
-#define NQM_PASTE(a, b) a##b
-#define NQM_JOINED(a, b) NQM_PASTE(a, b)
-#define NQM_HOST(name) NQM_JOINED(name, NQM_HOST_SUFFIX)
-
 // The host's copy of `nq_glue_tops` over tops `first .. first + count`: each block's threads
 // one after the other.
-extern "C" void NQM_HOST(nq_glue_tops_host)(const nq_u64 *left, const nq_u64 *left_start,
-                                            const nq_u64 *right, const nq_u64 *right_start,
-                                            const nq_u64 *tops, nq_u64 *top_staging,
-                                            nq_u32 *top_counts, nq_u32 first, nq_u32 count) {
+extern "C" void nq_glue_tops_host(const nq_u64 *left, const nq_u64 *left_start,
+                                  const nq_u64 *right, const nq_u64 *right_start,
+                                  const nq_u64 *tops, nq_u64 *top_staging, nq_u32 *top_counts,
+                                  nq_u32 first, nq_u32 count) {
     const nqm_args a = {left, left_start, right, right_start, tops, top_staging, top_counts,
                         0, 0, 0, 0, 0, 0, 0, 0};
     for (nq_u32 task = first; task < first + count; task++) {
@@ -598,13 +558,12 @@ extern "C" void NQM_HOST(nq_glue_tops_host)(const nq_u64 *left, const nq_u64 *le
 
 // The host's copy of a launch of `nq_make` over joins `first .. first + count`: each block's
 // phases in turn, every thread of a phase before the next phase, as the barriers order them.
-extern "C" void NQM_HOST(nq_make_host)(const nq_u64 *left, const nq_u64 *left_start,
-                                       const nq_u64 *right, const nq_u64 *right_start,
-                                       const nq_u64 *tops, const nq_u64 *top_staging,
-                                       const nq_u32 *top_counts, const nq_u64 *joins,
-                                       const nq_u64 *board, nq_u64 *staging, nq_u32 *low,
-                                       nq_u32 *high, nq_u32 *starts, nq_u32 *tiles,
-                                       nq_u32 *status, nq_u32 first, nq_u32 count) {
+extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const nq_u64 *right,
+                             const nq_u64 *right_start, const nq_u64 *tops,
+                             const nq_u64 *top_staging, const nq_u32 *top_counts,
+                             const nq_u64 *joins, const nq_u64 *board, nq_u64 *staging,
+                             nq_u32 *low, nq_u32 *high, nq_u32 *starts, nq_u32 *tiles,
+                             nq_u32 *status, nq_u32 first, nq_u32 count) {
     static_assert(sizeof(nqm_shared) < 16384, "the shared state fits a block's shared memory");
     const nqm_args a = {left,  left_start, right, right_start, tops,  top_staging, top_counts,
                         joins, board,      staging, low,       high, starts,      tiles,
@@ -626,8 +585,8 @@ extern "C" void NQM_HOST(nq_make_host)(const nq_u64 *left, const nq_u64 *left_st
 }
 
 // The host's copy of `nq_sum_joins`.
-extern "C" void NQM_HOST(nq_sum_joins_host)(const nq_u64 *joins, const nq_u64 *sums,
-                                            nq_u32 n_joins, nq_u64 *out) {
+extern "C" void nq_sum_joins_host(const nq_u64 *joins, const nq_u64 *sums, nq_u32 n_joins,
+                                  nq_u64 *out) {
     for (nq_u32 join = 0; join < n_joins; join++) nqm_sum_join(joins, sums, join, out);
 }
 
