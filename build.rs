@@ -65,28 +65,6 @@ fn host_kernel() {
             ("NQJ_HOST_NAME", "nq_join_host_wide"),
         ],
     );
-    // Both again with the switch that loads each query ahead (NQJ_PREFETCH, for timing on a
-    // GPU), so that the tests check it counts the same.
-    build(
-        "nqueens_join_narrow_prefetch",
-        "src/engine/device/gpu/join.cu",
-        &[
-            ("NQJ_WIDE", "0"),
-            ("NQJ_CHUNKS", "7"),
-            ("NQJ_PREFETCH", "1"),
-            ("NQJ_HOST_NAME", "nq_join_host_narrow_prefetch"),
-        ],
-    );
-    build(
-        "nqueens_join_wide_prefetch",
-        "src/engine/device/gpu/join.cu",
-        &[
-            ("NQJ_WIDE", "1"),
-            ("NQJ_CHUNKS", "10"),
-            ("NQJ_PREFETCH", "1"),
-            ("NQJ_HOST_NAME", "nq_join_host_wide_prefetch"),
-        ],
-    );
     // The join's words made from the quarter lists: one copy, the word width is an argument.
     build("nqueens_make_host", "src/engine/device/gpu/make.cu", &[]);
     if ubsan {

@@ -233,8 +233,6 @@ proptest! {
         let sums = count_batch(&batch).unwrap();
         let found: Vec<(usize, u128)> = batch.found(&sums).collect();
         prop_assert_eq!(found, vec![(0, twice_sorted(long, weight, &top, &bottom))]);
-        // The switch that loads each query ahead counts every tile the same.
-        prop_assert_eq!(join::count_batch_prefetching(&batch).unwrap(), sums);
     }
 
     /// Joins of words of few bits (many disjoint pairs, full counts per group) appended into

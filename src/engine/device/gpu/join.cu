@@ -78,12 +78,6 @@ typedef unsigned long long nq_u64;
 #define NQJ_MIN_BLOCKS 4
 #endif
 
-// 1: each thread loads its next query's word before it counts the current one's groups, so
-// that the load's latency passes under them (a switch to time on a GPU: docs/gpu.md).
-#ifndef NQJ_PREFETCH
-#define NQJ_PREFETCH 0
-#endif
-
 // Words per tile record: first stored word, stored words (1 to 32 * NQJ_GROUPS, or 0 for an
 // empty slot, all zeros), where the query side's class table starts in `starts`, and the tile's
 // shape: bucket (bits 0-7), cut bits `k` (8-11), first and last query part (12-13, 14-15).
@@ -145,26 +139,10 @@ NQJ_UNROLL
     return found;
 }
 
-// Moves a thread's place in a part's queries (`*pos` within the class `*sub`, whose words
-// start at `*begin` and number `*size`) past the classes it has gone beyond: the next subsets
-// of the free cut bits `avail`, down to none. False when the part has no query left there.
-NQJ_FN bool nqj_seek(const nq_u32 *classes, nq_u32 avail, nq_u32 *sub, nq_u32 *pos,
-                     nq_u32 *begin, nq_u32 *size) {
-    while (*pos >= *size) {
-        if (*sub == 0) return false;
-        *pos -= *size;
-        *sub = (*sub - 1) & avail;
-        *begin = classes[*sub];
-        *size = classes[*sub + 1] - *begin;
-    }
-    return true;
-}
-
 // The share of one thread (`first`, stepping by `step`) of a tile's queries: the classes of
 // the tile's query parts whose cut pattern avoids the tile's bucket, taken in turn (the
 // subsets of the free cut bits, from all of them down to none), each query's disjoint stored
-// words counted twice in part 2, else once. A thread seeks its next query alone (a cheap
-// loop), so that every lane then counts a query together.
+// words counted twice in part 2, else once.
 NQJ_FN nq_u64 nqj_ask(const nq_u32 *table, nq_u32 groups, const nq_u32 *low, const nq_u32 *high,
                       const nq_u32 *starts, const nq_u32 *tile, nq_u32 first, nq_u32 step) {
     const nq_u32 shape = tile[3];
@@ -177,26 +155,26 @@ NQJ_FN nq_u64 nqj_ask(const nq_u32 *table, nq_u32 groups, const nq_u32 *low, con
         const nq_u64 scale = part == 2 ? 2 : 1;
         nq_u32 sub = avail, pos = first;
         nq_u32 begin = classes[sub], size = classes[sub + 1] - begin;
-#if NQJ_PREFETCH
-        bool more = nqj_seek(classes, avail, &sub, &pos, &begin, &size);
-        nq_u64 next = more ? nqj_word(low, high, begin + pos) : 0;
-        while (more) {
-            const nq_u64 q = next;
-            pos += step;
-            more = nqj_seek(classes, avail, &sub, &pos, &begin, &size);
-            if (more) next = nqj_word(low, high, begin + pos);
-            nq_u32 at[NQJ_CHUNKS];
-            nqj_offsets(q, at);
-            sum += scale * nqj_disjoint(table, at, groups);
-        }
-#else
-        while (nqj_seek(classes, avail, &sub, &pos, &begin, &size)) {
+        for (;;) {
+            // Past this class: on to the next subset, the lane alone (a cheap loop, so that
+            // every lane then counts a query together).
+            bool more = true;
+            while (pos >= size) {
+                if (sub == 0) {
+                    more = false;
+                    break;
+                }
+                pos -= size;
+                sub = (sub - 1) & avail;
+                begin = classes[sub];
+                size = classes[sub + 1] - begin;
+            }
+            if (!more) break;
             nq_u32 at[NQJ_CHUNKS];
             nqj_offsets(nqj_word(low, high, begin + pos), at);
             sum += scale * nqj_disjoint(table, at, groups);
             pos += step;
         }
-#endif
     }
     return sum;
 }
