@@ -67,8 +67,7 @@ fn main() {
             ),
         );
     }
-    // One module holds the making's kernels: compiled once, its one report read for each (a
-    // second compile in the same process may log nothing, as NVRTC 13 did on an H100).
+    // One module holds the making's kernels: compiled once, its one report read for each.
     let make_blocks = cuda_join::min_blocks(&make_defines, "NQM_", make::MIN_BLOCKS);
     let making = compiled_or_exit(
         "nq_make",

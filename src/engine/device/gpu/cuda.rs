@@ -203,6 +203,13 @@ pub(super) fn compile_source(
     let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
     if verbose {
         options.push("--ptxas-options=-v".into());
+        // NVRTC 13 keeps what it compiled, across processes, and gives no ptxas report for a
+        // program it compiled before (seen on an H100 machine): a define of its own makes each
+        // report's compile new.
+        let fresh = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        options.push(format!("-DNQ_REPORT_{}_{fresh}", std::process::id()));
     }
     // SAFETY: `program` was just created and is destroyed once, below; `source` and `name`
     // outlive it.
