@@ -25,15 +25,17 @@ pub const MAKE_SOURCE: &str = include_str!("make.cu");
 /// Threads per block (`NQJ_BLOCK`): eight warps share a tile's table.
 pub const BLOCK: u32 = 256;
 
-/// Blocks per multiprocessor the kernel is compiled to allow (`NQJ_MIN_BLOCKS`): with 8
-/// chunks a tile's table takes 32 KB of the 228 KB of shared memory an H100 multiprocessor
-/// has, so 6 or 7 blocks fit; asking for 4 leaves the compiler 64 registers a thread.
-pub const MIN_BLOCKS: u32 = 4;
+/// Blocks per multiprocessor the kernel is compiled to allow (`NQJ_MIN_BLOCKS`): a tile's
+/// table takes 24 KB (6 chunks) to 37 KB (9 chunks) of the 228 KB of shared memory an H100
+/// multiprocessor has, so 5 blocks fit at every layout; asking for 5 leaves the compiler 51
+/// registers a thread, which every layout fits without spills, and 5 blocks count faster
+/// than 4 (measured in docs/gpu.md).
+pub const MIN_BLOCKS: u32 = 5;
 
 /// The most registers per thread the launch configuration allows.
 ///
 /// ```
-/// assert_eq!(nqueens::engine::device::gpu::cuda_join::MAX_REGISTERS, 64);
+/// assert_eq!(nqueens::engine::device::gpu::cuda_join::MAX_REGISTERS, 51);
 /// ```
 pub const MAX_REGISTERS: u32 = 65536 / (BLOCK * MIN_BLOCKS);
 

@@ -75,7 +75,7 @@ typedef unsigned long long nq_u64;
 
 // Blocks per multiprocessor the kernel must allow: with NQJ_BLOCK, the register budget.
 #ifndef NQJ_MIN_BLOCKS
-#define NQJ_MIN_BLOCKS 4
+#define NQJ_MIN_BLOCKS 5
 #endif
 
 // Words per tile record: first stored word, stored words (1 to 32 * NQJ_GROUPS, or 0 for an
