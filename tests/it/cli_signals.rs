@@ -4,7 +4,7 @@
 use crate::common;
 
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn start(args: &[&str]) -> Child {
     Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
@@ -24,28 +24,11 @@ fn signal(child: &Child, name: &str) {
     assert!(ok, "kill {name}");
 }
 
-/// Sends `name` after `after`, and returns the exit code, stderr and the time from the signal
-/// to the exit.
-fn stop(args: &[&str], after: Duration, name: &str) -> (Option<i32>, String, Duration) {
-    let child = start(args);
-    std::thread::sleep(after);
-    signal(&child, name);
-    let sent = Instant::now();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        sent.elapsed(),
-    )
-}
-
 #[test]
 fn sigint_stops_a_count_whose_tasks_take_hours() {
     // N = 30 with the backtracking engine: each task is hours of search.
-    let (code, err, took) = stop(&["count", "30", "--long"], Duration::from_secs(1), "-INT");
-    assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("interrupted: nothing was saved"), "{err}");
-    assert!(took < Duration::from_secs(2), "stopped after {took:?}");
+    let (out, took) = common::signalled(&["count", "30", "--long"], Duration::from_secs(1), "-INT");
+    common::assert_stopped(&out, took, "interrupted: nothing was saved", "-INT");
 }
 
 #[test]
@@ -65,13 +48,8 @@ fn sigterm_stops_a_checkpointed_count_inside_its_tasks() {
             ck,
             "--long",
         ];
-        let (code, err, took) = stop(&args, Duration::from_millis(1500), "-TERM");
-        assert_eq!(code, Some(1), "{err}");
-        assert!(err.contains("tasks are saved in"), "{err}");
-        assert!(
-            took < Duration::from_secs(2),
-            "N={n}: stopped after {took:?}"
-        );
+        let (out, took) = common::signalled(&args, Duration::from_millis(1500), "-TERM");
+        common::assert_stopped(&out, took, "tasks are saved in", &format!("N={n}"));
     }
 }
 

@@ -120,3 +120,15 @@ pub fn signalled(args: &[&str], after: Duration, signal: &str) -> (std::process:
     let _ = child.kill();
     (child.wait_with_output().unwrap(), took)
 }
+
+/// Asserts that a command stopped early, by a signal or its time limit (`what`, for the
+/// messages): exit 1, `says` in its stderr, within two seconds of the signal or the start.
+pub fn assert_stopped(out: &std::process::Output, took: Duration, says: &str, what: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{what}: {err}");
+    assert!(err.contains(says), "{what}: {err}");
+    assert!(
+        took < Duration::from_secs(2),
+        "{what}: stopped after {took:?}"
+    );
+}

@@ -138,20 +138,8 @@ fn find_first_stops_within_a_second_on_each_signal() {
             Duration::from_millis(500),
             signal,
         );
-        assert_stopped(&out, took, "interrupted before a solution", signal);
+        common::assert_stopped(&out, took, "interrupted before a solution", signal);
     }
-}
-
-/// A command stopped early, by a signal or its time limit (`what`): exit 1, `says` in its
-/// message, within two seconds.
-fn assert_stopped(out: &Output, took: Duration, says: &str, what: &str) {
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{what}: {err}");
-    assert!(err.contains(says), "{what}: {err}");
-    assert!(
-        took < Duration::from_secs(2),
-        "{what}: stopped after {took:?}"
-    );
 }
 
 /// On the widest boards a node of `complete` takes milliseconds (3 ms at 32,768 columns), so
@@ -169,7 +157,7 @@ fn complete_on_a_board_of_32768_stops_on_its_time_limit_and_on_a_signal() {
         .args(["complete", board, "--time-limit", "0.3"])
         .output()
         .unwrap();
-    assert_stopped(
+    common::assert_stopped(
         &out,
         started.elapsed(),
         "the time limit was reached",
@@ -177,7 +165,7 @@ fn complete_on_a_board_of_32768_stops_on_its_time_limit_and_on_a_signal() {
     );
 
     let (out, took) = common::signalled(&["complete", board], Duration::from_millis(800), "-TERM");
-    assert_stopped(&out, took, "interrupted", "-TERM");
+    common::assert_stopped(&out, took, "interrupted", "-TERM");
 }
 
 /// The header line a checkpoint of `count 8` starts with.
