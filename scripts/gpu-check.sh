@@ -15,11 +15,13 @@
 # 3. Every task's tally on the GPU against the CPU's, two checkpoints of one task list
 #    compared record by record: the join's at N = 16 and 18, the backtracking one's at N = 14.
 # 4. Timings, whole command, each count checked, with the time the GPU spent in kernels: the
-#    join on the GPU (the default from N = 18) at N = 20 and 21, and at N = 21 with no CPU
+#    join on the GPU (the default from N = 18) at N = 20 (also with no kernel kept from an
+#    earlier count: NQUEENS_KERNEL_CACHE=off) and 21, and at N = 21 with no CPU
 #    thread counting tasks beside the GPU (-j 1), the backtracking kernel (`--strategy
 #    backtrack`) at N = 20 and 21 beside it, the join at N = 22 (capped at 300 s), then one
 #    shard of N = 23's join (1 of $N23_SHARDS, default 20: interleaved tasks, so a fair sample;
-#    its time times the shards estimates the whole) with the rest of the budget as its cap
+#    its time times the shards estimates the whole; 1: the whole count, checked) with the rest
+#    of the budget as its cap
 #    (the backtracking kernel at N = 22 too with --big).
 #    --cpu: N = 20 and 21 on all CPU cores, the same binary.
 #    --batch: the join at N = 21 and 22 with batches of 2^B word places for each B in
@@ -211,6 +213,10 @@ tasks backtrack 14 30
 # 4. Timings: the join on the GPU, the backtracking kernel beside it.
 cores=$(nproc)
 count "join n=20" 60 count 20 --device gpu
+# The same with no kernel kept from an earlier count: what NVRTC's compile adds to a first count.
+envs=("NQUEENS_KERNEL_CACHE=off")
+count "join n=20 cold" 60 count 20 --device gpu
+envs=()
 count "join n=21" 90 count 21 --device gpu
 # The GPU alone: no CPU thread counts tasks beside it (-j 1).
 count "join n=21 -j 1" 90 count 21 --device gpu -j 1
@@ -301,16 +307,23 @@ if [ $ncu -eq 1 ]; then
         fi
         # With the source's line numbers in the kernels (the code unchanged), kept as a
         # report whose source page, every line of make.cu and join.cu with its stall
-        # samples, is printed beside it.
+        # samples, is printed beside it. NVRTC names the sources `nqueens_make.cu` and
+        # `nqueens_join.cu` in the working folder: copies stand there while ncu reads them
+        # into the report (--import-source).
+        cp src/engine/device/gpu/make.cu nqueens_make.cu
+        cp src/engine/device/gpu/join.cu nqueens_join.cu
         timeout 80 env NQUEENS_GPU_BATCH_BITS="$bits" NQUEENS_GPU_MAKE_DEFINES="${NCU_MAKE_DEFINES:-}" \
             NQUEENS_GPU_JOIN_DEFINES="${NCU_JOIN_DEFINES:-}" NQUEENS_GPU_LINEINFO=1 ncu --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
             --launch-skip 30 --launch-count 6 --section SpeedOfLight --section Occupancy \
             --section LaunchStats --section WarpStateStats --section SchedulerStats \
-            --section SourceCounters --section MemoryWorkloadAnalysis --export "$out/ncu-$bits" \
-            "$nq" count 21 --device gpu -j 1 >"$out/ncu-$bits.log" 2>&1
-        timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" >"$out/ncu-$bits.txt" 2>&1
-        timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
-            --page source --csv --print-source cuda >"$out/ncu-$bits-source.csv" 2>&1
+            --section SourceCounters --section MemoryWorkloadAnalysis --import-source yes \
+            --export "$out/ncu-$bits" "$nq" count 21 --device gpu -j 1 >"$out/ncu-$bits.log" 2>&1
+        rm -f nqueens_make.cu nqueens_join.cu
+        timeout 30 ncu --import "$out/ncu-$bits.ncu-rep" --print-details all >"$out/ncu-$bits.txt" 2>&1
+        for view in cuda sass; do
+            timeout 60 ncu --import "$out/ncu-$bits.ncu-rep" --kernel-name regex:"nq_make|nq_glue_tops|nq_join" \
+                --page source --csv --print-source "$view" >"$out/ncu-$bits-$view.csv" 2>&1
+        done
         awk -v bits="$bits" '/^  nq_/ { name = $1; blocks = $2; gsub(/[(,]/, "", blocks) }
              /Duration/ { time = $NF " " $(NF-1) }
              /Achieved Occupancy/ { occ = $NF }
@@ -334,7 +347,12 @@ count "join n=22" $cap count 22 --device gpu
 shards=${N23_SHARDS:-20}
 cap=$(($(left) - 5))
 [ $cap -lt 30 ] && cap=30
-timed "join n=23 shard 1/$shards" $cap count 23 --device gpu --shard "1/$shards" --out "$out/n23-shard1.json"
+if [ "$shards" -eq 1 ]; then
+    # N23_SHARDS=1: the whole of N = 23, checked like the others.
+    count "join n=23" $cap count 23 --device gpu
+else
+    timed "join n=23 shard 1/$shards" $cap count 23 --device gpu --shard "1/$shards" --out "$out/n23-shard1.json"
+fi
 
 echo
 echo "== results ($(($(date +%s) - start)) s; logs in $out)"

@@ -199,18 +199,22 @@ pub(super) fn compile_source(
     if !unsafe { nvrtc_sys::is_culib_present() } {
         return Err(GpuError::NoNvrtc);
     }
-    let source = std::ffi::CString::new(source).expect("the kernel source has no NUL");
-    let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
+    let mut source = source.to_owned();
     if verbose {
         options.push("--ptxas-options=-v".into());
-        // NVRTC 13 keeps what it compiled, across processes, and gives no ptxas report for a
-        // program it compiled before (seen on an H100 machine): a define of its own makes each
-        // report's compile new.
+        // NVRTC 13 keeps what ptxas made, across processes, and gives no report for code it
+        // assembled before, even when a define differs (seen on H100 and H200 machines): an
+        // empty kernel of its own makes each report's code new.
         let fresh = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos());
-        options.push(format!("-DNQ_REPORT_{}_{fresh}", std::process::id()));
+        source.push_str(&format!(
+            "\nextern \"C\" __global__ void nq_report_{}_{fresh}(void) {{}}\n",
+            std::process::id()
+        ));
     }
+    let source = std::ffi::CString::new(source).expect("the kernel source has no NUL");
+    let program = nvrtc::create_program(&source, Some(name)).map_err(compile_error)?;
     // SAFETY: `program` was just created and is destroyed once, below; `source` and `name`
     // outlive it.
     let compiled = unsafe { nvrtc::compile_program(program, &options) };
