@@ -65,6 +65,28 @@ fn host_kernel() {
             ("NQJ_HOST_NAME", "nq_join_host_wide"),
         ],
     );
+    // Both again with the switch that lists each tile's classes once (NQJ_CLASS_LIST, for
+    // timing on a GPU), so that the tests check it counts the same.
+    build(
+        "nqueens_join_narrow_listed",
+        "src/engine/device/gpu/join.cu",
+        &[
+            ("NQJ_WIDE", "0"),
+            ("NQJ_CHUNKS", "7"),
+            ("NQJ_CLASS_LIST", "1"),
+            ("NQJ_HOST_NAME", "nq_join_host_narrow_listed"),
+        ],
+    );
+    build(
+        "nqueens_join_wide_listed",
+        "src/engine/device/gpu/join.cu",
+        &[
+            ("NQJ_WIDE", "1"),
+            ("NQJ_CHUNKS", "10"),
+            ("NQJ_CLASS_LIST", "1"),
+            ("NQJ_HOST_NAME", "nq_join_host_wide_listed"),
+        ],
+    );
     // The join's words made from the quarter lists: one copy, the word width is an argument.
     build("nqueens_make_host", "src/engine/device/gpu/make.cu", &[]);
     if ubsan {

@@ -233,6 +233,8 @@ proptest! {
         let sums = count_batch(&batch).unwrap();
         let found: Vec<(usize, u128)> = batch.found(&sums).collect();
         prop_assert_eq!(found, vec![(0, twice_sorted(long, weight, &top, &bottom))]);
+        // The switch that lists each tile's classes once counts every tile the same.
+        prop_assert_eq!(join::count_batch_listed(&batch).unwrap(), sums);
     }
 
     /// Joins of words of few bits (many disjoint pairs, full counts per group) appended into
@@ -561,6 +563,11 @@ fn the_words_made_from_the_quarter_lists_are_the_words_the_host_lists() {
                 }
                 // The tiles made hold together, and count the join as the host's words do.
                 let sums = count_batch(&made.batch).unwrap();
+                assert_eq!(
+                    join::count_batch_listed(&made.batch).unwrap(),
+                    sums,
+                    "N={n}, task {index}, join {j}: the class-list switch"
+                );
                 let host = JoinBatch::of_join(&layout, want.weight, &want.top, &want.bottom);
                 let (made_found, host_found): (u128, u128) = (
                     made.batch.found(&sums).map(|(_, f)| f).sum(),

@@ -78,6 +78,17 @@ typedef unsigned long long nq_u64;
 #define NQJ_MIN_BLOCKS 5
 #endif
 
+// NQJ_CLASS_LIST 1 (a switch, for timing on a GPU): each tile's query classes listed once by
+// the block in shared memory with their running ends, and each warp given an equal run of
+// the tile's queries, its lanes every 32nd, instead of every thread walking every class
+// between its queries (NQJ_BLOCK apart) with two global loads a class.
+#ifndef NQJ_CLASS_LIST
+#define NQJ_CLASS_LIST 0
+#endif
+
+// The most query classes of a tile: 3 parts of 2^8 cut patterns.
+#define NQJ_MAX_CLASSES (3 << 8)
+
 // Words per tile record: first stored word, stored words (1 to 32 * NQJ_GROUPS, or 0 for an
 // empty slot, all zeros), where the query side's class table starts in `starts`, and the tile's
 // shape: bucket (bits 0-7), cut bits `k` (8-11), first and last query part (12-13, 14-15).
@@ -179,6 +190,74 @@ NQJ_FN nq_u64 nqj_ask(const nq_u32 *table, nq_u32 groups, const nq_u32 *low, con
     return sum;
 }
 
+// The number of query classes of a tile's list: the subsets of its free cut bits, for each
+// part it meets. `*doubled` is the first of them in part 2 (counted twice), or the number
+// if none is.
+NQJ_FN nq_u32 nqj_classes(const nq_u32 *tile, nq_u32 *doubled) {
+    const nq_u32 shape = tile[3];
+    const nq_u32 bucket = shape & 0xff, k = shape >> 8 & 0xf;
+    const nq_u32 from = shape >> 12 & 3, to = shape >> 14 & 3;
+    const nq_u32 m = NQJ_POPC(~bucket & ((1u << k) - 1));
+    *doubled = to == 2 ? (2 - from) << m : (to - from + 1) << m;
+    return (to - from + 1) << m;
+}
+
+// Class `e` of a tile's list: where its queries start, and (in `*size`) how many. The low
+// bits of `e` are spread over the free cut bits (a subset), the rest count parts from the
+// first.
+NQJ_FN nq_u32 nqj_class(const nq_u32 *starts, const nq_u32 *tile, nq_u32 e, nq_u32 *size) {
+    const nq_u32 shape = tile[3];
+    const nq_u32 bucket = shape & 0xff, k = shape >> 8 & 0xf, from = shape >> 12 & 3;
+    nq_u32 free_bits = ~bucket & ((1u << k) - 1);
+    const nq_u32 m = NQJ_POPC(free_bits);
+    nq_u32 sub = 0, pick = e & ((1u << m) - 1);
+    while (free_bits != 0) {
+        const nq_u32 bit = free_bits & (0u - free_bits);
+        if (pick & 1) sub |= bit;
+        pick >>= 1;
+        free_bits &= free_bits - 1;
+    }
+    const nq_u32 *classes = starts + tile[2] + ((from + (e >> m)) << k);
+    const nq_u32 begin = classes[sub];
+    *size = classes[sub + 1] - begin;
+    return begin;
+}
+
+// The share of lane `lane` of warp `warp` of a tile's listed queries (`begins`, and `ends`,
+// the running end of each of the `count` classes): the warp's equal run of the queries, every
+// 32nd from the lane's; each query's disjoint stored words counted twice from class
+// `doubled` on, else once.
+NQJ_FN nq_u64 nqj_ask_listed(const nq_u32 *table, nq_u32 groups, const nq_u32 *low,
+                             const nq_u32 *high, const nq_u32 *begins, const nq_u32 *ends,
+                             nq_u32 count, nq_u32 doubled, nq_u32 warp, nq_u32 lane) {
+    const nq_u64 total = count != 0 ? ends[count - 1] : 0;
+    const nq_u32 warps = NQJ_BLOCK / 32;
+    const nq_u32 end = (nq_u32)(total * (warp + 1) / warps);
+    nq_u32 q = (nq_u32)(total * warp / warps) + lane;
+    if (q >= end) return 0;
+    // The first class ending past the lane's first query, by halving.
+    nq_u32 lo = 0, hi = count;
+    while (lo < hi) {
+        const nq_u32 mid = (lo + hi) / 2;
+        if (ends[mid] > q) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    nq_u32 c = lo;
+    nq_u64 sum = 0;
+    for (; q < end; q += 32) {
+        while (ends[c] <= q) c++;
+        const nq_u32 before = c != 0 ? ends[c - 1] : 0;
+        nq_u32 at[NQJ_CHUNKS];
+        nqj_offsets(nqj_word(low, high, begins[c] + (q - before)), at);
+        const nq_u64 found = nqj_disjoint(table, at, groups);
+        sum += c >= doubled ? 2 * found : found;
+    }
+    return sum;
+}
+
 #if defined(__CUDACC__)
 
 // The blocks take the tiles (`tiles`, NQJ_TILE_WORDS words each, `n_tiles` of them) in turn,
@@ -191,6 +270,10 @@ extern "C" __global__ void __launch_bounds__(NQJ_BLOCK, NQJ_MIN_BLOCKS)
             nq_u32 n_tiles, nq_u64 *__restrict__ sums) {
     __shared__ nq_u32 table[NQJ_TABLE_WORDS];
     __shared__ nq_u64 warp_sums[NQJ_BLOCK / 32];
+#if NQJ_CLASS_LIST
+    __shared__ nq_u32 class_begins[NQJ_MAX_CLASSES], class_ends[NQJ_MAX_CLASSES];
+    __shared__ nq_u32 warp_runs[NQJ_BLOCK / 32];
+#endif
     const nq_u32 lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     for (nq_u32 t = blockIdx.x; t < n_tiles; t += gridDim.x) {
         const nq_u32 *tile = tiles + (nq_u64)t * NQJ_TILE_WORDS;
@@ -217,8 +300,41 @@ NQJ_UNROLL
                 table[(g * NQJ_CHUNKS + c) * NQJ_PATTERNS + lane] = nqj_entry(lane, valid, lack);
             }
         }
+#if NQJ_CLASS_LIST
+        // The class list: each thread its run of up to 3 classes, their sizes summed across
+        // the block (a scan in each warp, then of the warps' totals) into running ends.
+        nq_u32 doubled;
+        const nq_u32 count = nqj_classes(tile, &doubled);
+        const nq_u32 per = (count + NQJ_BLOCK - 1) / NQJ_BLOCK;
+        const nq_u32 mine = threadIdx.x * per;
+        nq_u32 run = 0;
+        for (nq_u32 e = mine; e < mine + per && e < count; e++) {
+            nq_u32 size;
+            class_begins[e] = nqj_class(starts, tile, e, &size);
+            class_ends[e] = size;
+            run += size;
+        }
+        nq_u32 scan = run;
+NQJ_UNROLL
+        for (int d = 1; d < 32; d *= 2) {
+            const nq_u32 up = __shfl_up_sync(0xffffffffu, scan, d);
+            if (lane >= (nq_u32)d) scan += up;
+        }
+        if (lane == 31) warp_runs[warp] = scan;
+        __syncthreads();
+        nq_u32 running = scan - run;
+        for (nq_u32 w = 0; w < warp; w++) running += warp_runs[w];
+        for (nq_u32 e = mine; e < mine + per && e < count; e++) {
+            running += class_ends[e];
+            class_ends[e] = running;
+        }
+        __syncthreads();
+        nq_u64 sum = nqj_ask_listed(table, groups, low, high, class_begins, class_ends, count,
+                                    doubled, warp, lane);
+#else
         __syncthreads();
         nq_u64 sum = nqj_ask(table, groups, low, high, starts, tile, threadIdx.x, NQJ_BLOCK);
+#endif
 NQJ_UNROLL
         for (int d = 16; d > 0; d /= 2) {
             sum += __shfl_down_sync(0xffffffffu, sum, d);
@@ -246,8 +362,11 @@ NQJ_UNROLL
 // would, then every thread's share of the queries as the block's threads would count them.
 extern "C" void NQJ_HOST_NAME(const nq_u32 *low, const nq_u32 *high, const nq_u32 *starts,
                               const nq_u32 *tiles, nq_u32 n_tiles, nq_u64 *sums) {
-    // On the caller's stack (40 KB at most): the tests call this from many threads at once.
+    // On the caller's stack (46 KB at most): the tests call this from many threads at once.
     nq_u32 table[NQJ_TABLE_WORDS];
+#if NQJ_CLASS_LIST
+    nq_u32 begins[NQJ_MAX_CLASSES], ends[NQJ_MAX_CLASSES];
+#endif
     for (nq_u32 t = 0; t < n_tiles; t++) {
         const nq_u32 *tile = tiles + (nq_u64)t * NQJ_TILE_WORDS;
         const nq_u32 stored_at = tile[0], stored = tile[1];
@@ -278,9 +397,24 @@ extern "C" void NQJ_HOST_NAME(const nq_u32 *low, const nq_u32 *high, const nq_u3
             }
         }
         nq_u64 sum = 0;
+#if NQJ_CLASS_LIST
+        nq_u32 doubled, running = 0;
+        const nq_u32 count = nqj_classes(tile, &doubled);
+        for (nq_u32 e = 0; e < count; e++) {
+            nq_u32 size;
+            begins[e] = nqj_class(starts, tile, e, &size);
+            running += size;
+            ends[e] = running;
+        }
+        for (nq_u32 thread = 0; thread < NQJ_BLOCK; thread++) {
+            sum += nqj_ask_listed(table, groups, low, high, begins, ends, count, doubled,
+                                  thread / 32, thread % 32);
+        }
+#else
         for (nq_u32 thread = 0; thread < NQJ_BLOCK; thread++) {
             sum += nqj_ask(table, groups, low, high, starts, tile, thread, NQJ_BLOCK);
         }
+#endif
         sums[t] = sum;
     }
 }

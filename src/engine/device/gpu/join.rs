@@ -712,7 +712,27 @@ unsafe extern "C" {
         n_tiles: u32,
         sums: *mut u64,
     );
+    fn nq_join_host_narrow_listed(
+        low: *const u32,
+        high: *const u32,
+        starts: *const u32,
+        tiles: *const u32,
+        n_tiles: u32,
+        sums: *mut u64,
+    );
+    fn nq_join_host_wide_listed(
+        low: *const u32,
+        high: *const u32,
+        starts: *const u32,
+        tiles: *const u32,
+        n_tiles: u32,
+        sums: *mut u64,
+    );
 }
+
+/// A host copy of the count kernel: its entry point (as `nq_join_host_narrow`).
+type HostCount =
+    unsafe extern "C" fn(*const u32, *const u32, *const u32, *const u32, u32, *mut u64);
 
 /// Each tile's sum, counted by the kernel compiled for the CPU (the narrow or the wide copy,
 /// with [`HOST_CHUNKS`] chunks), its blocks' threads played one after the other: for each
@@ -733,6 +753,24 @@ unsafe extern "C" {
 /// [`GpuError::Driver`] for a tile outside the batch ([`JoinBatch::check`]), or words of
 /// more bits than the host copy slices.
 pub fn count_batch(batch: &JoinBatch) -> Result<Vec<u64>, GpuError> {
+    count_with(batch, [nq_join_host_narrow, nq_join_host_wide])
+}
+
+/// [`count_batch`] with the copies compiled with the switch `NQJ_CLASS_LIST=1` (each tile's
+/// query classes listed once, each warp given an equal run of its queries), which a GPU may
+/// be given (`NQUEENS_GPU_JOIN_DEFINES`): the tests check that it counts the same.
+///
+/// # Errors
+/// As [`count_batch`].
+pub fn count_batch_listed(batch: &JoinBatch) -> Result<Vec<u64>, GpuError> {
+    count_with(
+        batch,
+        [nq_join_host_narrow_listed, nq_join_host_wide_listed],
+    )
+}
+
+/// [`count_batch`] with the host copies `[narrow, wide]`.
+fn count_with(batch: &JoinBatch, [narrow, wide]: [HostCount; 2]) -> Result<Vec<u64>, GpuError> {
     batch.check()?;
     let bits = batch
         .high
@@ -746,11 +784,7 @@ pub fn count_batch(batch: &JoinBatch) -> Result<Vec<u64>, GpuError> {
             "words of {bits} bits; the host kernel slices {capacity}"
         )));
     }
-    let count = if batch.wide {
-        nq_join_host_wide
-    } else {
-        nq_join_host_narrow
-    };
+    let count = if batch.wide { wide } else { narrow };
     // The narrow copy never reads `high`: it is given the low halves.
     let high = if batch.wide { &batch.high } else { &batch.low };
     let mut sums = vec![0u64; batch.tile_count()];
