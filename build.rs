@@ -89,6 +89,13 @@ fn host_kernel() {
     );
     // The join's words made from the quarter lists: one copy, the word width is an argument.
     build("nqueens_make_host", "src/engine/device/gpu/make.cu", &[]);
+    // Again with the switch that claims a warp's places a class at a time (NQM_CLASS_CLAIM),
+    // its entry points suffixed, so that the tests check it makes the same words.
+    build(
+        "nqueens_make_host_claim",
+        "src/engine/device/gpu/make.cu",
+        &[("NQM_CLASS_CLAIM", "1"), ("NQM_HOST_SUFFIX", "_claim")],
+    );
     if ubsan {
         println!("cargo:rustc-link-lib=ubsan");
     }

@@ -30,7 +30,8 @@
 #    --switches: the join at N = 21 and 22 with each set of its kernels' switches in $SWITCHES
 #    (sets separated by ';', each "MAKE|JOIN": the values of NQUEENS_GPU_MAKE_DEFINES and
 #    NQUEENS_GPU_JOIN_DEFINES; default: the count kernel with each tile's classes listed
-#    once, NQJ_CLASS_LIST), each with ptxas's report of `nq_make` and `nq_join` for it, run
+#    once, NQJ_CLASS_LIST; the making's scatter claiming places a class at a time,
+#    NQM_CLASS_CLAIM; both), each with ptxas's report of `nq_make` and `nq_join` for it, run
 #    before N = 22's and 23's own timings.
 #    --ncu: Nsight Compute on six launches of the join's kernels at N = 21 (the making's
 #    `nq_glue_tops` and `nq_make`, and `nq_join`) with batches of 2^B places for each B in
@@ -275,7 +276,7 @@ fi
 # The join's kernels' switches: ptxas's report of `nq_make` and `nq_join` (N = 21's layout),
 # and N = 21 and 22, with each set.
 if [ $switches -eq 1 ]; then
-    IFS=';' read -r -a sets <<<"${SWITCHES:-|-DNQJ_CLASS_LIST=1}"
+    IFS=';' read -r -a sets <<<"${SWITCHES:-|-DNQJ_CLASS_LIST=1;-DNQM_CLASS_CLAIM=1|;-DNQM_CLASS_CLAIM=1|-DNQJ_CLASS_LIST=1}"
     for set in "${sets[@]}"; do
         make_defines=${set%%|*}
         join_defines=${set#*|}

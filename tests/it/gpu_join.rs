@@ -542,6 +542,21 @@ fn the_words_made_from_the_quarter_lists_are_the_words_the_host_lists() {
             for (j, want) in listed.iter().enumerate() {
                 let one = plan.one_join(j);
                 let made = make::make_on_host(&quarters, &board, &one).unwrap();
+                // The switch that claims the scatter's places by class makes the same join.
+                let claimed = make::make_on_host_claiming(&quarters, &board, &one).unwrap();
+                assert_eq!(
+                    (
+                        &claimed.batch.low,
+                        &claimed.batch.high,
+                        &claimed.batch.starts
+                    ),
+                    (&made.batch.low, &made.batch.high, &made.batch.starts),
+                    "N={n}, task {index}, join {j}"
+                );
+                assert_eq!(
+                    (&claimed.batch.tiles, &claimed.status),
+                    (&made.batch.tiles, &made.status)
+                );
                 let (top, bottom, k, cut) = made.join(0);
                 assert_eq!(
                     (top as usize, bottom as usize),

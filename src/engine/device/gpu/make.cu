@@ -61,6 +61,20 @@ NQM_FN nq_u32 nqm_claim(nq_u32 *counter, bool ok, nq_u32 lane) {
     base = __shfl_sync(0xffffffffu, base, leader);
     return base + __popc(wanting & ((1u << lane) - 1));
 }
+
+// A place in its class for each lane whose `ok` is set (`cursors[class]`, the class's next
+// place), the lanes of a warp that share a class claiming theirs with one atomic add: the
+// words a warp packs often share classes, and lanes adding to one counter one at a time wait
+// on one another. Every lane of the warp must call it together.
+NQM_FN nq_u32 nqm_claim_class(nq_u32 *cursors, nq_u32 cls, bool ok, nq_u32 lane) {
+    const nq_u32 wanting = __ballot_sync(0xffffffffu, ok);
+    const nq_u32 peers = __match_any_sync(0xffffffffu, ok ? cls : 0xffffffffu) & wanting;
+    const nq_u32 leader = peers ? __ffs(peers) - 1 : 0;
+    nq_u32 base = 0;
+    if (ok && lane == leader) base = atomicAdd(&cursors[cls], (nq_u32)__popc(peers));
+    base = __shfl_sync(0xffffffffu, base, leader);
+    return base + __popc(peers & ((1u << lane) - 1));
+}
 #else
 #define NQM_FN static inline
 #define NQM_ADD(p, v) nqm_host_add((p), (v))
@@ -77,6 +91,17 @@ static inline nq_u32 nqm_claim(nq_u32 *counter, bool ok, nq_u32 lane) {
     (void)lane;
     return ok ? nqm_host_add(counter, 1) : 0;
 }
+
+// The same for a class's place: in lane order, as the class's one add gives them.
+static inline nq_u32 nqm_claim_class(nq_u32 *cursors, nq_u32 cls, bool ok, nq_u32 lane) {
+    return nqm_claim(&cursors[cls], ok, lane);
+}
+#endif
+
+// NQM_CLASS_CLAIM 1 (a switch, for timing on a GPU): in the scatter, the lanes of a warp whose
+// words share a class claim their places with one atomic add (`nqm_claim_class`), not one each.
+#ifndef NQM_CLASS_CLAIM
+#define NQM_CLASS_CLAIM 0
 #endif
 
 // Threads per block.
@@ -363,9 +388,20 @@ NQM_FN void nqm_scatter(const nqm_args *a, nqm_shared *s, nq_u32 join, nq_u32 t)
     const nq_u32 wide = (nq_u32)a->board[4];
     for (nq_u32 side = 0; side < 2; side++) {
         const nq_u64 at = nqm_at(j, side);
+#if NQM_CLASS_CLAIM
+        // Every thread takes as many steps, for `nqm_claim_class`.
+        for (nq_u32 first = 0; first < s->count[side]; first += NQM_BLOCK) {
+            const nq_u32 i = first + t;
+            const bool ok = i < s->count[side];
+            const nq_u64 w = ok ? a->staging[at + i] : 0;
+            const nq_u32 cls = nqm_class(s, a->board[1], w);
+            const nq_u32 pos = nqm_claim_class(s->cursor[side], cls, ok, t % 32);
+            if (!ok) continue;
+#else
         for (nq_u32 i = t; i < s->count[side]; i += NQM_BLOCK) {
             const nq_u64 w = a->staging[at + i];
             const nq_u32 pos = NQM_ADD(&s->cursor[side][nqm_class(s, a->board[1], w)], 1u);
+#endif
             const nq_u64 packed = nqm_pack(s, w);
             a->low[pos] = (nq_u32)packed;
             if (wide) a->high[pos] = (nq_u32)(packed >> 32);
@@ -537,12 +573,20 @@ extern "C" __global__ void __launch_bounds__(NQM_BLOCK, NQM_MIN_BLOCKS)
 
 #else
 
+// The host copies' names: a suffix for a second copy built with other switches.
+#ifndef NQM_HOST_SUFFIX
+#define NQM_HOST_SUFFIX
+#endif
+#define NQM_PASTE(a, b) a##b
+#define NQM_JOINED(a, b) NQM_PASTE(a, b)
+#define NQM_HOST(name) NQM_JOINED(name, NQM_HOST_SUFFIX)
+
 // The host's copy of `nq_glue_tops` over tops `first .. first + count`: each block's threads
 // one after the other.
-extern "C" void nq_glue_tops_host(const nq_u64 *left, const nq_u64 *left_start,
-                                  const nq_u64 *right, const nq_u64 *right_start,
-                                  const nq_u64 *tops, nq_u64 *top_staging, nq_u32 *top_counts,
-                                  nq_u32 first, nq_u32 count) {
+extern "C" void NQM_HOST(nq_glue_tops_host)(const nq_u64 *left, const nq_u64 *left_start,
+                                            const nq_u64 *right, const nq_u64 *right_start,
+                                            const nq_u64 *tops, nq_u64 *top_staging,
+                                            nq_u32 *top_counts, nq_u32 first, nq_u32 count) {
     const nqm_args a = {left, left_start, right, right_start, tops, top_staging, top_counts,
                         0, 0, 0, 0, 0, 0, 0, 0};
     for (nq_u32 task = first; task < first + count; task++) {
@@ -558,12 +602,13 @@ extern "C" void nq_glue_tops_host(const nq_u64 *left, const nq_u64 *left_start,
 
 // The host's copy of a launch of `nq_make` over joins `first .. first + count`: each block's
 // phases in turn, every thread of a phase before the next phase, as the barriers order them.
-extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const nq_u64 *right,
-                             const nq_u64 *right_start, const nq_u64 *tops,
-                             const nq_u64 *top_staging, const nq_u32 *top_counts,
-                             const nq_u64 *joins, const nq_u64 *board, nq_u64 *staging,
-                             nq_u32 *low, nq_u32 *high, nq_u32 *starts, nq_u32 *tiles,
-                             nq_u32 *status, nq_u32 first, nq_u32 count) {
+extern "C" void NQM_HOST(nq_make_host)(const nq_u64 *left, const nq_u64 *left_start,
+                                       const nq_u64 *right, const nq_u64 *right_start,
+                                       const nq_u64 *tops, const nq_u64 *top_staging,
+                                       const nq_u32 *top_counts, const nq_u64 *joins,
+                                       const nq_u64 *board, nq_u64 *staging, nq_u32 *low,
+                                       nq_u32 *high, nq_u32 *starts, nq_u32 *tiles,
+                                       nq_u32 *status, nq_u32 first, nq_u32 count) {
     static_assert(sizeof(nqm_shared) < 16384, "the shared state fits a block's shared memory");
     const nqm_args a = {left,  left_start, right, right_start, tops,  top_staging, top_counts,
                         joins, board,      staging, low,       high, starts,      tiles,
@@ -585,8 +630,8 @@ extern "C" void nq_make_host(const nq_u64 *left, const nq_u64 *left_start, const
 }
 
 // The host's copy of `nq_sum_joins`.
-extern "C" void nq_sum_joins_host(const nq_u64 *joins, const nq_u64 *sums, nq_u32 n_joins,
-                                  nq_u64 *out) {
+extern "C" void NQM_HOST(nq_sum_joins_host)(const nq_u64 *joins, const nq_u64 *sums,
+                                            nq_u32 n_joins, nq_u64 *out) {
     for (nq_u32 join = 0; join < n_joins; join++) nqm_sum_join(joins, sums, join, out);
 }
 

@@ -355,37 +355,83 @@ pub fn check_status(status: &[u32]) -> Result<(), GpuError> {
 
 unsafe extern "C" {
     fn nq_sum_joins_host(joins: *const u64, sums: *const u64, n_joins: u32, out: *mut u64);
-    fn nq_glue_tops_host(
-        left: *const u64,
-        left_start: *const u64,
-        right: *const u64,
-        right_start: *const u64,
-        tops: *const u64,
-        top_staging: *mut u64,
-        top_counts: *mut u32,
-        first: u32,
-        count: u32,
-    );
-    fn nq_make_host(
-        left: *const u64,
-        left_start: *const u64,
-        right: *const u64,
-        right_start: *const u64,
-        tops: *const u64,
-        top_staging: *const u64,
-        top_counts: *const u32,
-        joins: *const u64,
-        board: *const u64,
-        staging: *mut u64,
-        low: *mut u32,
-        high: *mut u32,
-        starts: *mut u32,
-        tiles: *mut u32,
-        status: *mut u32,
-        first: u32,
-        count: u32,
-    );
 }
+
+/// Declares a host copy of the making kernels (`make.cu`, its names suffixed by
+/// `NQM_HOST_SUFFIX`): `nq_glue_tops` and `nq_make`.
+macro_rules! host_makes {
+    ($glue_tops:ident, $make:ident) => {
+        unsafe extern "C" {
+            fn $glue_tops(
+                left: *const u64,
+                left_start: *const u64,
+                right: *const u64,
+                right_start: *const u64,
+                tops: *const u64,
+                top_staging: *mut u64,
+                top_counts: *mut u32,
+                first: u32,
+                count: u32,
+            );
+            fn $make(
+                left: *const u64,
+                left_start: *const u64,
+                right: *const u64,
+                right_start: *const u64,
+                tops: *const u64,
+                top_staging: *const u64,
+                top_counts: *const u32,
+                joins: *const u64,
+                board: *const u64,
+                staging: *mut u64,
+                low: *mut u32,
+                high: *mut u32,
+                starts: *mut u32,
+                tiles: *mut u32,
+                status: *mut u32,
+                first: u32,
+                count: u32,
+            );
+        }
+    };
+}
+
+host_makes!(nq_glue_tops_host, nq_make_host);
+host_makes!(nq_glue_tops_host_claim, nq_make_host_claim);
+
+/// A host copy's `nq_glue_tops` entry point.
+type HostGlueTops = unsafe extern "C" fn(
+    *const u64,
+    *const u64,
+    *const u64,
+    *const u64,
+    *const u64,
+    *mut u64,
+    *mut u32,
+    u32,
+    u32,
+);
+
+/// A host copy's `nq_make` entry point.
+type HostMake = unsafe extern "C" fn(
+    *const u64,
+    *const u64,
+    *const u64,
+    *const u64,
+    *const u64,
+    *const u64,
+    *const u32,
+    *const u64,
+    *const u64,
+    *mut u64,
+    *mut u32,
+    *mut u32,
+    *mut u32,
+    *mut u32,
+    *mut u32,
+    u32,
+    u32,
+);
 
 /// The quarter lists as the device holds them: entries, and 64-bit starts.
 #[derive(Clone, Debug, Default)]
@@ -485,6 +531,35 @@ pub fn make_on_host(
     board: &[u64; BOARD_WORDS],
     plan: &Plan,
 ) -> Result<Made, GpuError> {
+    make_with(quarters, board, plan, (nq_glue_tops_host, nq_make_host))
+}
+
+/// [`make_on_host`] with the copy compiled with the switch `NQM_CLASS_CLAIM=1` (the scatter's
+/// lanes that share a class claim their places with one atomic add), which a GPU may be given
+/// (`NQUEENS_GPU_MAKE_DEFINES`): the tests check that it makes the same words.
+///
+/// # Errors
+/// As [`make_on_host`].
+pub fn make_on_host_claiming(
+    quarters: &QuarterCopy,
+    board: &[u64; BOARD_WORDS],
+    plan: &Plan,
+) -> Result<Made, GpuError> {
+    make_with(
+        quarters,
+        board,
+        plan,
+        (nq_glue_tops_host_claim, nq_make_host_claim),
+    )
+}
+
+/// [`make_on_host`] with the host copy `(glue_tops, make)`.
+fn make_with(
+    quarters: &QuarterCopy,
+    board: &[u64; BOARD_WORDS],
+    plan: &Plan,
+    (glue_tops, make): (HostGlueTops, HostMake),
+) -> Result<Made, GpuError> {
     plan.check()?;
     // A half's keys: `sets` row sets from left key `first` up and right key `last` down.
     let keys_fit = |first: u64, last: u64, sets: u64| {
@@ -523,7 +598,7 @@ pub fn make_on_host(
     // gives each the next ones), and the glue writes no more than its bound (its pairs tried);
     // `top_counts` has a count per top.
     unsafe {
-        nq_glue_tops_host(
+        glue_tops(
             left.as_ptr(),
             left_start.as_ptr(),
             right.as_ptr(),
@@ -543,7 +618,7 @@ pub fn make_on_host(
     // join, `tiles` a record per slot, `status` a record per join; indices fit 32 bits
     // (`plan.check`).
     unsafe {
-        nq_make_host(
+        make(
             left.as_ptr(),
             left_start.as_ptr(),
             right.as_ptr(),
