@@ -2,7 +2,7 @@
 # The GPU counter on a machine with an NVIDIA GPU, in one run: correctness, then timings.
 #
 #   scripts/gpu-check.sh [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune]
-#                        [--variants] [--batch] [--switches] [--ncu] [--big]
+#                        [--variants] [--batch] [--switches] [--layouts] [--ncu] [--big]
 #
 # It builds nothing: DIR (default target/release) must hold `nqueens` and `examples/gpu_kernel`
 # built on an x86-64 machine with `cargo build --release --features cuda --bin nqueens
@@ -33,6 +33,11 @@
 #    once, NQJ_CLASS_LIST; the making's scatter claiming places a class at a time,
 #    NQM_CLASS_CLAIM; both), each with ptxas's report of `nq_make` and `nq_join` for it, run
 #    before N = 22's and 23's own timings.
+#    --layouts: the join at N = 21 and 22 with its layout planned for each number of cut bits
+#    in $PLANNED_CUTS (default "3 0"; NQUEENS_GPU_PLANNED_CUT: more chunks, words kept wide
+#    past 32 bits, so the making may choose fewer cut bits and larger tiles), each alone and
+#    with the count kernel's classes listed once (NQJ_CLASS_LIST), with ptxas's report of
+#    `nq_join` at each layout, run before N = 22's and 23's own timings.
 #    --ncu: Nsight Compute on six launches of the join's kernels at N = 21 (the making's
 #    `nq_glue_tops` and `nq_make`, and `nq_join`) with batches of 2^B places for each B in
 #    $NCU_BATCH_BITS (default "30") and the switches in $NCU_MAKE_DEFINES and
@@ -60,6 +65,7 @@ tune=0
 variants=0
 batch=0
 switches=0
+layouts=0
 ncu=0
 big=0
 while [ $# -gt 0 ]; do
@@ -72,9 +78,10 @@ while [ $# -gt 0 ]; do
         --variants) variants=1 ;;
         --batch) batch=1 ;;
         --switches) switches=1 ;;
+        --layouts) layouts=1 ;;
         --ncu) ncu=1 ;;
         --big) big=1 ;;
-        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--switches] [--ncu] [--big]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--bin DIR] [--budget SECONDS] [--cpu] [--scaling] [--tune] [--variants] [--batch] [--switches] [--layouts] [--ncu] [--big]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -290,6 +297,21 @@ if [ $switches -eq 1 ]; then
         envs=("NQUEENS_GPU_MAKE_DEFINES=$make_defines" "NQUEENS_GPU_JOIN_DEFINES=$join_defines")
         count "join n=21 $label" 60 count 21 --device gpu
         count "join n=22 $label" 90 count 22 --device gpu
+    done
+    envs=()
+fi
+# The join's layout: chunks for fewer cut bits, so larger tiles, alone and with the class list.
+if [ $layouts -eq 1 ]; then
+    for cut in ${PLANNED_CUTS:-3 0}; do
+        NQUEENS_GPU_PLANNED_CUT="$cut" "$bin/examples/gpu_kernel" "$arch" 2>&1 |
+            awk '/^nq_join for/ || /^error/' |
+            while read -r line; do note "== planned cut $cut: $line"; done
+        for join_defines in "" "-DNQJ_CLASS_LIST=1"; do
+            label="cut=$cut${join_defines:+ $(echo "$join_defines" | sed 's/-D//')}"
+            envs=("NQUEENS_GPU_PLANNED_CUT=$cut" "NQUEENS_GPU_JOIN_DEFINES=$join_defines")
+            count "join n=21 $label" 60 count 21 --device gpu
+            count "join n=22 $label" 90 count 22 --device gpu
+        done
     done
     envs=()
 fi

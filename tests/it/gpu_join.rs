@@ -527,9 +527,11 @@ fn unpacked(made: &make::Made, side: usize, long: u64, word: u64) -> Vec<(u64, u
 #[test]
 fn the_words_made_from_the_quarter_lists_are_the_words_the_host_lists() {
     let never = AtomicBool::new(false);
-    for n in 4..=17 {
+    // The default layout, and two that NQUEENS_GPU_PLANNED_CUT may ask for (more chunks, so
+    // fewer cut bits at the least).
+    for (n, planned) in (4..=17).flat_map(|n| [(n, None), (n, Some(0)), (n, Some(3))]) {
         let tasks = JoinTasks::new(n).unwrap();
-        let layout = Layout::of(&tasks);
+        let layout = Layout::of_planned(&tasks, planned);
         let board = make::board(&tasks, &layout);
         let (word, long) = (board[0], board[1]);
         let quarters = QuarterCopy::of_tasks(&tasks).unwrap();

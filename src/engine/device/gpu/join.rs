@@ -124,9 +124,19 @@ impl Layout {
     /// let n23 = Layout::of(&JoinTasks::new(23).unwrap()); // 42 bits, 40 packed
     /// assert_eq!((n23.chunks, n23.wide, n23.min_cut), (7, false, 8));
     /// ```
+    ///
+    /// `NQUEENS_GPU_PLANNED_CUT` (0 to 8; other values are ignored) sizes the chunks for that
+    /// many cut bits instead ([`Layout::planned`]): a switch for timing on a GPU.
     #[must_use]
     pub fn of(tasks: &JoinTasks) -> Layout {
-        Layout::for_words(tasks.word_bits(), tasks.long_diagonal_bits())
+        Layout::of_planned(tasks, forced_planned_cut())
+    }
+
+    /// The layout of the board `tasks` counts, planned for `planned` cut bits where given
+    /// ([`Layout::planned`]).
+    #[must_use]
+    pub fn of_planned(tasks: &JoinTasks, planned: Option<usize>) -> Layout {
+        Layout::planned(tasks.word_bits(), tasks.long_diagonal_bits(), planned)
     }
 
     /// The bits a listed word may have.
@@ -142,12 +152,36 @@ impl Layout {
     /// If `long` has more than two bits or lies outside the word.
     #[must_use]
     pub fn for_words(bits: usize, long: u64) -> Layout {
+        Layout::planned(bits, long, None)
+    }
+
+    /// [`Layout::for_words`], with the chunks sized for `planned` cut bits where given (at most
+    /// [`MAX_CUT`]), and the words kept wide where what is left of them passes 32 bits. Fewer
+    /// cut bits planned make more chunks (more loads per group of stored words), and leave
+    /// the making free to choose fewer cut bits, so larger buckets and tiles (more groups per
+    /// query): `None` plans for 6, and keeps words narrow up to 32 bits past the most cut.
+    ///
+    /// ```
+    /// use nqueens::engine::device::gpu::join::Layout;
+    /// // N = 23: 42 bits, two of them the long diagonals.
+    /// let narrow = Layout::planned(42, 1 << 20 | 1 << 21, None);
+    /// assert_eq!((narrow.chunks, narrow.wide, narrow.min_cut), (7, false, 8));
+    /// let wide = Layout::planned(42, 1 << 20 | 1 << 21, Some(3));
+    /// assert_eq!((wide.chunks, wide.wide, wide.min_cut), (8, true, 0));
+    /// ```
+    ///
+    /// # Panics
+    /// As [`Layout::for_words`], and if `planned` is over [`MAX_CUT`].
+    #[must_use]
+    pub fn planned(bits: usize, long: u64, planned: Option<usize>) -> Layout {
         let word = if bits >= 64 { !0 } else { (1u64 << bits) - 1 };
         assert!(long.count_ones() <= 2 && long & !word == 0);
         let packed = bits - long.count_ones() as usize;
         assert!(packed <= 56, "words of {packed} bits");
-        let wide = packed > 32 + MAX_CUT;
-        let chunks = packed.saturating_sub(PLANNED_CUT).div_ceil(SPAN).max(1);
+        assert!(planned.is_none_or(|cut| cut <= MAX_CUT));
+        let cut = planned.unwrap_or(PLANNED_CUT);
+        let wide = packed > 32 + MAX_CUT || planned.is_some() && packed.saturating_sub(cut) > 32;
+        let chunks = packed.saturating_sub(cut).div_ceil(SPAN).max(1);
         let room = (chunks * SPAN).min(if wide { 64 } else { 32 });
         Layout {
             word,
@@ -157,6 +191,29 @@ impl Layout {
             min_cut: packed.saturating_sub(room),
         }
     }
+}
+
+/// The cut bits `NQUEENS_GPU_PLANNED_CUT` asks the layout to plan for, if it holds a number
+/// from 0 to [`MAX_CUT`] (other values are ignored): for measuring how the tiles' size bears on
+/// the count kernel (`scripts/gpu-check.sh --layouts`).
+///
+/// ```standalone_crate
+/// use nqueens::engine::device::gpu::join::forced_planned_cut;
+/// // SAFETY: this example is a program of its own (`standalone_crate`), with no other thread
+/// // reading the environment.
+/// unsafe { std::env::set_var("NQUEENS_GPU_PLANNED_CUT", "3") };
+/// assert_eq!(forced_planned_cut(), Some(3));
+/// for ignored in ["9", "-1", "few", ""] {
+///     unsafe { std::env::set_var("NQUEENS_GPU_PLANNED_CUT", ignored) };
+///     assert_eq!(forced_planned_cut(), None);
+/// }
+/// ```
+#[must_use]
+pub fn forced_planned_cut() -> Option<usize> {
+    std::env::var("NQUEENS_GPU_PLANNED_CUT")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .filter(|&cut| cut <= MAX_CUT)
 }
 
 /// The bits of `mask` from the lowest, as positions.
@@ -1145,14 +1202,20 @@ mod tests {
             let Ok(tasks) = JoinTasks::new(n) else {
                 continue;
             };
-            let layout = Layout::of(&tasks);
-            let packed = tasks.word_bits() - 2;
-            let room = (layout.chunks * SPAN).min(if layout.wide { 64 } else { 32 });
-            assert!(
-                layout.min_cut <= MAX_CUT && packed <= room + layout.min_cut,
-                "n = {n}"
-            );
-            assert!(layout.chunks <= HOST_CHUNKS.1 && (layout.wide || layout.chunks <= 7));
+            // The default, and every number of cut bits the switch may plan for.
+            for planned in std::iter::once(None).chain((0..=MAX_CUT).map(Some)) {
+                let layout = Layout::of_planned(&tasks, planned);
+                let packed = tasks.word_bits() - 2;
+                let room = (layout.chunks * SPAN).min(if layout.wide { 64 } else { 32 });
+                assert!(
+                    layout.min_cut <= MAX_CUT && packed <= room + layout.min_cut,
+                    "n = {n}, {planned:?}"
+                );
+                assert!(layout.chunks <= HOST_CHUNKS.1 && (layout.wide || layout.chunks <= 7));
+                if let Some(cut) = planned {
+                    assert!(layout.min_cut <= cut, "n = {n}, {planned:?}");
+                }
+            }
         }
     }
 }
