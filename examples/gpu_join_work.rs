@@ -1,7 +1,8 @@
 //! The join's work on the GPU for one board, counted on the CPU without a GPU: for every
 //! `STEP`-th main task, the words listed, the tiles, the pair tests the kernel makes (whole
-//! groups of 32 stored words times the queries asked) and the bytes the words take, scaled to
-//! every main task; then, for every eighth of those tasks, what making the words on the device
+//! groups of 32 stored words times the queries asked), the queries the tiles ask and the
+//! groups they meet, and the bytes the words take, scaled to every main task (with the layout
+//! `NQUEENS_GPU_PLANNED_CUT` asks for, if any); then, for every eighth of those tasks, what making the words on the device
 //! costs: the pairs of quarter entries glued (each task's top half once, each join's bottom
 //! half), the words made, the tile slots planned and used; and how fast one thread of this machine plans tasks.
 //! `docs/gpu.md`'s prediction is made from these figures:
@@ -36,7 +37,7 @@ fn main() {
     // The quarter lists first, so that the listing is timed alone.
     drop(JoinBatch::of(&tasks, &[0], &stop));
     let sample: Vec<usize> = (0..main).step_by(step).collect();
-    let (mut words, mut tiles, mut pairs, mut bytes) = (0u64, 0u64, 0u64, 0u64);
+    let (mut words, mut tiles, mut pairs, mut bytes, mut queries) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let lister = Lister::new(&tasks);
     let mut batch = JoinBatch::default();
     let started = Instant::now();
@@ -46,10 +47,22 @@ fn main() {
         words += batch.low.len() as u64;
         tiles += batch.tile_count() as u64;
         pairs += batch.pairs;
+        queries += batch.queries;
         bytes += batch.bytes() as u64;
     }
     let seconds = started.elapsed().as_secs_f64();
     let layout = Layout::of(&tasks);
+    // The count kernel's two costs: a query asked of a tile (a load and its rows' offsets),
+    // and a group of 32 stored words met by a query (a load per chunk and a popcount).
+    println!(
+        "layout: {} chunks, {}, at least {} cut bits; scaled to all: {:.3e} queries asked, {:.3e} groups met ({:.2} a query)",
+        layout.chunks,
+        if layout.wide { "wide" } else { "narrow" },
+        layout.min_cut,
+        queries as f64 * scale_all(main, sample.len()),
+        pairs as f64 / 32.0 * scale_all(main, sample.len()),
+        pairs as f64 / 32.0 / queries.max(1) as f64,
+    );
     let board = make::board(&tasks, &layout);
     let quarters = QuarterCopy::of_tasks(&tasks).expect("the lists were made above");
     let (mut places, mut made, mut slots, mut used, mut joins) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -122,4 +135,9 @@ fn main() {
         largest as f64 / mean,
         100.0 * top_share,
     );
+}
+
+/// What a sample of `sampled` of the `main` tasks scales by to all of them.
+fn scale_all(main: usize, sampled: usize) -> f64 {
+    main as f64 / sampled.max(1) as f64
 }

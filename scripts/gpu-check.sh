@@ -34,7 +34,7 @@
 #    NQM_CLASS_CLAIM; both), each with ptxas's report of `nq_make` and `nq_join` for it, run
 #    before N = 22's and 23's own timings.
 #    --layouts: the join at N = 21 and 22 with its layout planned for each number of cut bits
-#    in $PLANNED_CUTS (default "3 0"; NQUEENS_GPU_PLANNED_CUT: more chunks, words kept wide
+#    in $PLANNED_CUTS (default "4 3"; NQUEENS_GPU_PLANNED_CUT: more chunks, words kept wide
 #    past 32 bits, so the making may choose fewer cut bits and larger tiles), each alone and
 #    with the count kernel's classes listed once (NQJ_CLASS_LIST), with ptxas's report of
 #    `nq_join` at each layout, run before N = 22's and 23's own timings.
@@ -302,7 +302,7 @@ if [ $switches -eq 1 ]; then
 fi
 # The join's layout: chunks for fewer cut bits, so larger tiles, alone and with the class list.
 if [ $layouts -eq 1 ]; then
-    for cut in ${PLANNED_CUTS:-3 0}; do
+    for cut in ${PLANNED_CUTS:-4 3}; do
         NQUEENS_GPU_PLANNED_CUT="$cut" "$bin/examples/gpu_kernel" "$arch" 2>&1 |
             awk '/^nq_join for/ || /^error/' |
             while read -r line; do note "== planned cut $cut: $line"; done

@@ -374,6 +374,9 @@ pub struct JoinBatch {
     pub owner: Vec<(u32, u64)>,
     /// Pair tests the tiles make: stored words (whole groups) times the queries asked, summed.
     pub pairs: u64,
+    /// Queries the tiles ask, summed: each costs the count kernel a load and its rows'
+    /// offsets, however few groups its tile has.
+    pub queries: u64,
 }
 
 /// One side of a join sorted into classes: where its class table starts and the classes'
@@ -498,6 +501,7 @@ impl JoinBatch {
                 ]);
                 self.owner.push((task, weight));
                 self.pairs += u64::from(len.next_multiple_of(GROUP_WORDS as u32)) * asked;
+                self.queries += asked;
                 at += len;
             }
         }
@@ -538,6 +542,7 @@ impl JoinBatch {
         self.tiles.clear();
         self.owner.clear();
         self.pairs = 0;
+        self.queries = 0;
     }
 
     /// A batch of one join of words of `layout`: `weight` times the pairs of `top` and `bottom`
@@ -570,6 +575,7 @@ impl JoinBatch {
         self.owner
             .extend(more.owner.iter().map(|&(task, w)| (task + first, w)));
         self.pairs += more.pairs;
+        self.queries += more.queries;
     }
 
     /// Bytes of the words, class tables and tiles that go to the device.

@@ -657,6 +657,7 @@ fn make_with(
             tiles,
             owner,
             pairs: 0,
+            queries: 0,
         },
         status,
     })
