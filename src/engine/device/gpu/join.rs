@@ -758,40 +758,28 @@ pub trait JoinBackend {
     fn collect(&mut self, slot: usize) -> Result<Collected, GpuError>;
 }
 
-unsafe extern "C" {
-    fn nq_join_host_narrow(
-        low: *const u32,
-        high: *const u32,
-        starts: *const u32,
-        tiles: *const u32,
-        n_tiles: u32,
-        sums: *mut u64,
-    );
-    fn nq_join_host_wide(
-        low: *const u32,
-        high: *const u32,
-        starts: *const u32,
-        tiles: *const u32,
-        n_tiles: u32,
-        sums: *mut u64,
-    );
-    fn nq_join_host_narrow_listed(
-        low: *const u32,
-        high: *const u32,
-        starts: *const u32,
-        tiles: *const u32,
-        n_tiles: u32,
-        sums: *mut u64,
-    );
-    fn nq_join_host_wide_listed(
-        low: *const u32,
-        high: *const u32,
-        starts: *const u32,
-        tiles: *const u32,
-        n_tiles: u32,
-        sums: *mut u64,
-    );
+/// Declares host copies of the count kernel (`join.cu`, named by `NQJ_HOST_NAME`).
+macro_rules! host_counts {
+    ($($name:ident),+) => {
+        unsafe extern "C" {
+            $(fn $name(
+                low: *const u32,
+                high: *const u32,
+                starts: *const u32,
+                tiles: *const u32,
+                n_tiles: u32,
+                sums: *mut u64,
+            );)+
+        }
+    };
 }
+
+host_counts!(
+    nq_join_host_narrow,
+    nq_join_host_wide,
+    nq_join_host_narrow_listed,
+    nq_join_host_wide_listed
+);
 
 /// A host copy of the count kernel: its entry point (as `nq_join_host_narrow`).
 type HostCount =
