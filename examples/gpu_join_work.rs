@@ -1,8 +1,9 @@
 //! The join's work on the GPU for one board, counted on the CPU without a GPU: for every
 //! `STEP`-th main task, the words listed, the tiles, the pair tests the kernel makes (whole
 //! groups of 32 stored words times the queries asked), the queries the tiles ask and the
-//! groups they meet, and the bytes the words take, scaled to every main task (with the layout
-//! `NQUEENS_GPU_PLANNED_CUT` asks for, if any); then, for every eighth of those tasks, what making the words on the device
+//! groups they meet, the classes a thread of the count kernel passes between its queries (by
+//! default, and about how many with `NQJ_CLASS_LIST`), and the bytes the words take, scaled
+//! to every main task (with the layout `NQUEENS_GPU_PLANNED_CUT` asks for, if any); then, for every eighth of those tasks, what making the words on the device
 //! costs: the pairs of quarter entries glued (each task's top half once, each join's bottom
 //! half), the words made, the tile slots planned and used; and how fast one thread of this machine plans tasks.
 //! `docs/gpu.md`'s prediction is made from these figures:
@@ -38,6 +39,10 @@ fn main() {
     drop(JoinBatch::of(&tasks, &[0], &stop));
     let sample: Vec<usize> = (0..main).step_by(step).collect();
     let (mut words, mut tiles, mut pairs, mut bytes, mut queries) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    // The count kernel's walk between a thread's queries: by default every thread of a tile's
+    // block passes every class of the tile; with NQJ_CLASS_LIST a lane halves its way to its
+    // first class and passes only those its warp's run crosses (about an eighth).
+    let (mut walked, mut listed) = (0f64, 0f64);
     let lister = Lister::new(&tasks);
     let mut batch = JoinBatch::default();
     let started = Instant::now();
@@ -48,6 +53,14 @@ fn main() {
         tiles += batch.tile_count() as u64;
         pairs += batch.pairs;
         queries += batch.queries;
+        for tile in batch.tiles.chunks(4) {
+            let shape = tile[3];
+            let (bucket, k) = (shape & 0xff, shape >> 8 & 0xf);
+            let (from, to) = (shape >> 12 & 3, shape >> 14 & 3);
+            let classes = f64::from((to - from + 1) << (!bucket & ((1 << k) - 1)).count_ones());
+            walked += 256.0 * classes;
+            listed += 256.0 * (classes.log2().ceil() + 1.0 + classes / 8.0);
+        }
         bytes += batch.bytes() as u64;
     }
     let seconds = started.elapsed().as_secs_f64();
@@ -62,6 +75,11 @@ fn main() {
         queries as f64 * scale_all(main, sample.len()),
         pairs as f64 / 32.0 * scale_all(main, sample.len()),
         pairs as f64 / 32.0 / queries.max(1) as f64,
+    );
+    println!(
+        "the walk between a thread's queries: {:.2} classes passed a query by default, about {:.2} with the class list",
+        walked / queries.max(1) as f64,
+        listed / queries.max(1) as f64,
     );
     let board = make::board(&tasks, &layout);
     let quarters = QuarterCopy::of_tasks(&tasks).expect("the lists were made above");
