@@ -3,9 +3,11 @@
 //! groups of 32 stored words times the queries asked), the queries the tiles ask and the
 //! groups they meet, the classes a thread of the count kernel passes between its queries (by
 //! default, and about how many with `NQJ_CLASS_LIST`), and the bytes the words take, scaled
-//! to every main task (with the layout `NQUEENS_GPU_PLANNED_CUT` asks for, if any); then, for every eighth of those tasks, what making the words on the device
-//! costs: the pairs of quarter entries glued (each task's top half once, each join's bottom
-//! half), the words made, the tile slots planned and used; and how fast one thread of this machine plans tasks.
+//! to every main task (with the layout `NQUEENS_GPU_PLANNED_CUT` asks for, if any); then,
+//! for every eighth of those tasks, what making the words on the device costs: the pairs of
+//! quarter entries glued (each task's top half once, each join's bottom half), the words
+//! made, the tile slots planned and used; and how fast one thread of this machine plans
+//! tasks.
 //! `docs/gpu.md`'s prediction is made from these figures:
 //!
 //! ```text
@@ -15,7 +17,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use nqueens::engine::TaskSet;
-use nqueens::engine::device::gpu::join::{JoinBatch, Layout, Lister};
+use nqueens::engine::device::gpu::cuda_join;
+use nqueens::engine::device::gpu::join::{JoinBatch, Layout, Lister, TILE_RECORD, unshape};
 use nqueens::engine::device::gpu::make::{self, Plan, QuarterCopy};
 use nqueens::engine::strategy::join::JoinTasks;
 
@@ -53,17 +56,17 @@ fn main() {
         tiles += batch.tile_count() as u64;
         pairs += batch.pairs;
         queries += batch.queries;
-        for tile in batch.tiles.chunks(4) {
-            let shape = tile[3];
-            let (bucket, k) = (shape & 0xff, shape >> 8 & 0xf);
-            let (from, to) = (shape >> 12 & 3, shape >> 14 & 3);
+        let threads = f64::from(cuda_join::BLOCK);
+        for tile in batch.tiles.chunks(TILE_RECORD) {
+            let (bucket, k, from, to) = unshape(tile[3]);
             let classes = f64::from((to - from + 1) << (!bucket & ((1 << k) - 1)).count_ones());
-            walked += 256.0 * classes;
-            listed += 256.0 * (classes.log2().ceil() + 1.0 + classes / 8.0);
+            walked += threads * classes;
+            listed += threads * (classes.log2().ceil() + 1.0 + classes / 8.0);
         }
         bytes += batch.bytes() as u64;
     }
     let seconds = started.elapsed().as_secs_f64();
+    let scale = main as f64 / sample.len() as f64;
     let layout = Layout::of(&tasks);
     // The count kernel's two costs: a query asked of a tile (a load and its rows' offsets),
     // and a group of 32 stored words met by a query (a load per chunk and a popcount).
@@ -72,8 +75,8 @@ fn main() {
         layout.chunks,
         if layout.wide { "wide" } else { "narrow" },
         layout.min_cut,
-        queries as f64 * scale_all(main, sample.len()),
-        pairs as f64 / 32.0 * scale_all(main, sample.len()),
+        queries as f64 * scale,
+        pairs as f64 / 32.0 * scale,
         pairs as f64 / 32.0 / queries.max(1) as f64,
     );
     println!(
@@ -111,7 +114,6 @@ fn main() {
         }
     }
     let made_scale = main as f64 / made_sample.len() as f64;
-    let scale = main as f64 / sample.len() as f64;
     let solutions = nqueens::reference::published(n).map_or(f64::NAN, |(total, _)| total as f64);
     println!(
         "N = {n}: {} of {main} main tasks; scaled to all: {:.3e} words, {:.3e} tiles, {:.3e} pair tests ({:.0} a solution), {:.3e} bytes; listed at {:.3e} words a second on {} threads",
@@ -153,9 +155,4 @@ fn main() {
         largest as f64 / mean,
         100.0 * top_share,
     );
-}
-
-/// What a sample of `sampled` of the `main` tasks scales by to all of them.
-fn scale_all(main: usize, sampled: usize) -> f64 {
-    main as f64 / sampled.max(1) as f64
 }

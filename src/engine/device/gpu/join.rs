@@ -98,6 +98,23 @@ pub const fn shape(bucket: u32, k: u32, from: u32, to: u32) -> u32 {
     bucket | k << 8 | from << 12 | to << 14
 }
 
+/// A tile's shape word read back: `(bucket, k, from, to)`, as [`shape`] made it (bits above
+/// 16 ignored).
+///
+/// ```
+/// use nqueens::engine::device::gpu::join::{shape, unshape};
+/// assert_eq!(unshape(shape(5, 3, 0, 2)), (5, 3, 0, 2));
+/// ```
+#[must_use]
+pub const fn unshape(shape: u32) -> (u32, u32, u32, u32) {
+    (
+        shape & 0xff,
+        shape >> 8 & 0xf,
+        shape >> 12 & 3,
+        shape >> 14 & 3,
+    )
+}
+
 /// How a board's words are packed, and the kernel compiled, for one count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -627,8 +644,7 @@ impl JoinBatch {
                 }
                 continue;
             }
-            let (bucket, k) = (shape & 0xff, shape >> 8 & 0xf);
-            let (from, to) = (shape >> 12 & 3, shape >> 14 & 3);
+            let (bucket, k, from, to) = unshape(shape);
             let entries = (PARTS << k) + 1;
             let fits = sl <= TILE_WORDS
                 && s + sl <= len
