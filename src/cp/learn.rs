@@ -265,6 +265,7 @@ impl<W: Word> Search<Bits<W>> {
         stop: &AtomicBool,
     ) -> (Option<Placement>, Status) {
         self.dom.undo_to(self.root);
+        self.rank_values();
         learner.qhead = 0;
         for i in 0..learner.units.len() {
             let (r, c) = learner.square(learner.units[i]);
@@ -345,11 +346,11 @@ impl<W: Word> Search<Bits<W>> {
                         let c = if saved != NONE && self.dom.available(line, saved as usize) {
                             saved as usize
                         } else {
-                            self.values
-                                .iter()
-                                .map(|&v| v as usize)
-                                .find(|&c| self.dom.available(line, c))
-                                .expect("propagation leaves every row a square")
+                            let k = self
+                                .dom
+                                .first_in_order(line, &self.values, &self.rank, 0)
+                                .expect("propagation leaves every row a square");
+                            self.values[k] as usize
                         };
                         (line, c)
                     };

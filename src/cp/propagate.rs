@@ -80,23 +80,15 @@ pub(crate) fn bits<W: Word>(dom: &mut Bits<W>, stats: &mut Stats) -> bool {
         let (mut once, mut twice) = (W::ZERO, W::ZERO);
         let mut placed = false;
         let mut i = 0;
-        while let Some(&r) = dom.unassigned().get(i) {
-            let r = r as usize;
-            let m = dom.domain(r);
+        while let Some((at, r, m)) = dom.sweep(i, &mut once, &mut twice) {
             if m == W::ZERO {
                 return false;
             }
-            // Clearing the lowest bit leaves zero: exactly one square.
-            if m.clear_lowest() == W::ZERO {
-                stats.propagations += 1;
-                dom.place(r, m.trailing_zeros() as usize);
-                placed = true;
-                // The row left the set; another one took its place at `i`.
-                continue;
-            }
-            twice |= once & m;
-            once |= m;
-            i += 1;
+            stats.propagations += 1;
+            dom.place(r, m.trailing_zeros() as usize);
+            placed = true;
+            // The row left the set; another one took its place at `at`.
+            i = at;
         }
         // Rows read before a later singleton may only have lost squares, so `once` and
         // `twice` may hold columns no row can take any more, never miss one.

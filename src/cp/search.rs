@@ -591,6 +591,8 @@ pub(crate) struct Search<B> {
     pub(super) root: usize,
     /// Columns in middle-out order.
     pub(super) values: Vec<u32>,
+    /// The index of each column in `values`, set when a run starts.
+    pub(super) rank: Vec<u32>,
     /// Tie-breaking key of each row (smaller is chosen first).
     pub(super) key: Vec<u64>,
     /// Branch on columns too. Blocked squares break the symmetry between rows and columns, so
@@ -698,6 +700,7 @@ impl<B: Board> Search<B> {
             root: dom.mark(),
             dom,
             root_ok,
+            rank: vec![0; values.len()],
             values,
             key: Vec::new(),
             dual: instance.blocked().next().is_some(),
@@ -735,6 +738,13 @@ impl<B: Board> Search<B> {
         match self.run(visit, None, obs, stop, false) {
             End::Done(status) => status,
             End::Restart => unreachable!("no failure budget, no restart"),
+        }
+    }
+
+    /// Sets `rank` from `values`, which a run does not change.
+    pub(super) fn rank_values(&mut self) {
+        for (k, &v) in self.values.iter().enumerate() {
+            self.rank[v as usize] = k as u32;
         }
     }
 
@@ -847,6 +857,7 @@ impl<B: Board> Search<B> {
         let mut told = Vec::new();
         self.dom.undo_to(self.root);
         self.decisions.clear();
+        self.rank_values();
         if let Some(failed) = failed.as_deref_mut() {
             failed.start_run();
         }
@@ -910,10 +921,17 @@ impl<B: Board> Search<B> {
                         (line, v as usize)
                     }
                 };
-                let Some(offset) = self.values[tried..].iter().position(|&v| {
-                    let (r, c) = square(v);
-                    dom.available(r, c) && (!column || dom.queens()[r] == NONE)
-                }) else {
+                let next = if column {
+                    self.values[tried..]
+                        .iter()
+                        .position(|&r| {
+                            dom.available(r as usize, line) && dom.queens()[r as usize] == NONE
+                        })
+                        .map(|offset| tried + offset)
+                } else {
+                    dom.first_in_order(line, &self.values, &self.rank, tried)
+                };
+                let Some(next) = next else {
                     // Every square failed: so does any node of this state, in any later run.
                     let done = self.decisions.pop().expect("the decision just read");
                     if let (Some(failed), Some(state)) = (failed.as_deref_mut(), done.state) {
@@ -921,7 +939,7 @@ impl<B: Board> Search<B> {
                     }
                     continue;
                 };
-                decision.next = (tried + offset + 1) as u32;
+                decision.next = (next + 1) as u32;
                 if node_cap.is_some_and(|cap| self.stats.nodes >= cap) {
                     return End::Done(Status::NodeLimit);
                 }
@@ -938,7 +956,7 @@ impl<B: Board> Search<B> {
                 }
                 self.stats.nodes += 1;
                 self.stats.column_branches += u64::from(column);
-                let (r, c) = square(self.values[tried + offset]);
+                let (r, c) = square(self.values[next]);
                 self.dom.place(r, c);
                 let depth = self.decisions.len();
                 let consistent = self.dom.propagate(&mut self.stats)

@@ -193,6 +193,32 @@ impl<W: Word> Bits<W> {
         &self.placed
     }
 
+    /// Reads the domains of the unassigned rows from the `i`-th on, gathering the columns
+    /// one row can take in `once` and those two or more can in `twice`, until a row of one
+    /// square or none: its place among the unassigned rows, the row and its domain. `None`
+    /// when every row from the `i`-th on has two squares or more.
+    ///
+    /// Propagation's sweep, the search's hottest loop: it borrows the board only to read, so
+    /// the row list and the line masks stay in registers across the rows.
+    #[inline]
+    pub(crate) fn sweep(&self, i: usize, once: &mut W, twice: &mut W) -> Option<(usize, usize, W)> {
+        let rows = self.rows.as_slice();
+        let (mut o, mut t) = (*once, *twice);
+        let mut found = None;
+        for (at, &r) in rows.iter().enumerate().skip(i) {
+            let m = self.domain(r as usize);
+            // Clearing the lowest bit leaves zero: one square or none.
+            if m.clear_lowest() == W::ZERO {
+                found = Some((at, r as usize, m));
+                break;
+            }
+            t |= o & m;
+            o |= m;
+        }
+        (*once, *twice) = (o, t);
+        found
+    }
+
     /// Removes the available square `(r, c)` of an unassigned row, as a blocked square is:
     /// no-good learning removes a square it has proved useless under the queens placed.
     #[inline]
@@ -305,6 +331,21 @@ impl<W: Word> Board for Bits<W> {
                 self.domain(r).push_to(out);
             }
         }
+    }
+
+    fn first_in_order(&self, r: usize, _: &[u32], rank: &[u32], from: usize) -> Option<usize> {
+        // A row near the phase transition has a few squares out of up to 128 columns: the
+        // smallest rank among them, not a scan of the order.
+        let mut d = self.domain(r);
+        let mut best = u32::MAX;
+        while d != W::ZERO {
+            let k = rank[d.trailing_zeros() as usize];
+            if k as usize >= from {
+                best = best.min(k);
+            }
+            d = d.clear_lowest();
+        }
+        (best != u32::MAX).then_some(best as usize)
     }
 
     fn each_square(&self, r: usize, mut visit: impl FnMut(usize)) {

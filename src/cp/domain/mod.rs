@@ -54,6 +54,17 @@ pub(crate) trait Board {
     fn propagate(&mut self, stats: &mut Stats) -> bool;
     /// Calls `visit` with each available column of the unassigned row `r`.
     fn each_square(&self, r: usize, visit: impl FnMut(usize));
+    /// The first available column of the unassigned row `r` in the order `values` from its
+    /// `from`-th entry on, as an index into `values`; `rank` is the inverse of `values` (the
+    /// index of each column). This scans `values`; the word boards look only at the row's
+    /// few squares instead.
+    fn first_in_order(&self, r: usize, values: &[u32], rank: &[u32], from: usize) -> Option<usize> {
+        let _ = rank;
+        values[from..]
+            .iter()
+            .position(|&c| self.available(r, c as usize))
+            .map(|offset| from + offset)
+    }
     /// Whether [`state`](Self::state) describes the board: the search keeps failed states
     /// (`failed.rs`) only then.
     const STATES: bool = false;
