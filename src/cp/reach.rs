@@ -6,8 +6,8 @@
 //! it must fail: of the tied rows, the search takes the one of most *reach*, the open squares
 //! its available squares see on their columns and diagonals.
 //!
-//! The lines are counted once, on the board as given: a row's reach is then three loads a
-//! square. Counting what is still available on each line would be the sharper measure, but
+//! The lines are counted once, on the board as given, and summed per square: a row's reach
+//! is then one load a square. Counting what is still available on each line would be the sharper measure, but
 //! it costs a visit of every square of the three lines (docs/completion.md, "Ties broken by
 //! reach", measures both).
 
@@ -22,14 +22,12 @@ use super::instance::Instance;
 /// was not measured there.
 pub(super) const WIDTHS: RangeInclusive<usize> = 65..=128;
 
-/// The open (not blocked) squares of each line of an instance.
+/// The reach of each square of an instance: the open (not blocked) squares of its column and
+/// both diagonals, the square itself once on each.
 pub(super) struct Reach {
-    /// Per column.
-    col: Vec<u32>,
-    /// Per `\` diagonal, `c + n - 1 - r`.
-    diag: Vec<u32>,
-    /// Per `/` diagonal, `r + c`.
-    anti: Vec<u32>,
+    n: usize,
+    /// Per square, row-major (`r * n + c`): a row's reach is then one load a square.
+    square: Vec<u32>,
 }
 
 impl Reach {
@@ -44,27 +42,27 @@ impl Reach {
         let lengths: Vec<u32> = (0..2 * n - 1)
             .map(|d| (n - d.abs_diff(n - 1)) as u32)
             .collect();
-        let mut reach = Reach {
-            col: vec![n as u32; n],
-            diag: lengths.clone(),
-            anti: lengths,
-        };
+        let (mut col, mut diag, mut anti) = (vec![n as u32; n], lengths.clone(), lengths);
         for (r, c) in instance.blocked() {
-            reach.col[c] -= 1;
-            reach.diag[c + n - 1 - r] -= 1;
-            reach.anti[r + c] -= 1;
+            col[c] -= 1;
+            diag[c + n - 1 - r] -= 1;
+            anti[r + c] -= 1;
         }
-        Some(reach)
+        let square = (0..n * n)
+            .map(|i| {
+                let (r, c) = (i / n, i % n);
+                col[c] + diag[c + n - 1 - r] + anti[r + c]
+            })
+            .collect();
+        Some(Reach { n, square })
     }
 
     /// The reach of the unassigned row `r`: over its available squares, the open squares of
     /// the square's column and both diagonals (the square itself once on each).
     pub(super) fn row(&self, dom: &impl Board, r: usize) -> u32 {
-        let n = dom.n();
+        let row = &self.square[r * self.n..(r + 1) * self.n];
         let mut sum = 0;
-        dom.each_square(r, |c| {
-            sum += self.col[c] + self.diag[c + n - 1 - r] + self.anti[r + c];
-        });
+        dom.each_square(r, |c| sum += row[c]);
         sum
     }
 }

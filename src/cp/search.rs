@@ -787,27 +787,16 @@ impl<B: Board> Search<B> {
             .min_by_key(|&r| (self.dom.size(r), rank(r)))
     }
 
-    /// [`smallest_row`](Self::smallest_row) with ties broken by reach, then by key; the reach
-    /// only of rows no larger than the smallest so far, as it costs more than a size.
+    /// [`smallest_row`](Self::smallest_row) with ties broken by reach, then by key. The
+    /// smallest size first, then the reach only of the rows of that size: a reach costs a
+    /// load a square, a size one `popcnt`, and most rows are larger.
     fn smallest_row_by_reach(&self, reach: &Reach) -> Option<usize> {
-        let rank = |r: usize| (Reverse(reach.row(&self.dom, r)), self.key[r]);
-        let mut best: Option<(u32, (Reverse<u32>, u64), usize)> = None;
-        for &r in self.dom.unassigned() {
-            let r = r as usize;
-            let size = self.dom.size(r);
-            match &best {
-                Some((least, _, _)) if size > *least => {}
-                // The first of equal ranks stays, as with `min_by_key`.
-                Some((least, key, _)) if size == *least => {
-                    let k = rank(r);
-                    if k < *key {
-                        best = Some((size, k, r));
-                    }
-                }
-                _ => best = Some((size, rank(r), r)),
-            }
-        }
-        best.map(|(_, _, r)| r)
+        let rows = self.dom.unassigned();
+        let least = rows.iter().map(|&r| self.dom.size(r as usize)).min()?;
+        rows.iter()
+            .map(|&r| r as usize)
+            .filter(|&r| self.dom.size(r) == least)
+            .min_by_key(|&r| (Reverse(reach.row(&self.dom, r)), self.key[r]))
     }
 
     /// `(row, false)`, or `(column, true)` if a free column can be taken by fewer rows than

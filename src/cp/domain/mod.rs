@@ -111,6 +111,7 @@ impl RowSet {
     }
 
     /// Takes row `r` out of the set.
+    #[inline]
     pub(crate) fn remove(&mut self, r: usize) {
         let p = self.pos[r] as usize;
         let last = self.len - 1;
