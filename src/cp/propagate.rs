@@ -105,7 +105,7 @@ pub(crate) fn bits<W: Word>(dom: &mut Bits<W>, stats: &mut Stats) -> bool {
                 .unassigned()
                 .iter()
                 .map(|&r| r as usize)
-                .find(|&r| dom.domain(r) & W::bit(c) != W::ZERO)
+                .find(|&r| dom.available(r, c))
             else {
                 return false;
             };
