@@ -7,9 +7,9 @@
 //! its available squares see on their columns and diagonals.
 //!
 //! The lines are counted once, on the board as given, and summed per square: a row's reach
-//! is then one load a square. Counting what is still available on each line would be the sharper measure, but
-//! it costs a visit of every square of the three lines (docs/completion.md, "Ties broken by
-//! reach", measures both).
+//! is then one load a square. Counting what is still available on each line would be the
+//! sharper measure, but it costs a visit of every square of the three lines
+//! (docs/completion.md, "Ties broken by reach", measures both).
 
 use std::ops::RangeInclusive;
 
