@@ -55,6 +55,8 @@ pub(crate) trait Domains<W: Word> {
     fn domain(&self, r: usize) -> W;
     /// `true` if square `(r, c)` of the unassigned row `r` is available.
     fn available(&self, r: usize, c: usize) -> bool;
+    /// The columns with a queen.
+    fn taken_columns(&self) -> W;
     /// A queen goes on the available square `(r, c)`.
     fn place(&mut self, r: usize, c: usize);
     /// The queen placed last, on `(r, c)`, is taken off.
@@ -138,7 +140,6 @@ pub(crate) struct Bits<W: Word> {
     n: usize,
     /// The `n` low bits set: every column of the board.
     full: W,
-    cols: W,
     domains: W::Domains,
     queen: Vec<u32>,
     rows: RowSet,
@@ -168,7 +169,6 @@ impl<W: Word> Bits<W> {
         Bits {
             n,
             full,
-            cols: W::ZERO,
             domains: W::Domains::new(n, open),
             queen: vec![NONE; n],
             rows: RowSet::new(n),
@@ -185,7 +185,7 @@ impl<W: Word> Bits<W> {
 
     /// The columns without a queen.
     pub(crate) fn free_columns(&self) -> W {
-        self.full & !self.cols
+        self.full & !self.domains.taken_columns()
     }
 
     /// The rows with a queen, in the order they were placed: the trail.
@@ -265,7 +265,6 @@ impl<W: Word> Board for Bits<W> {
     fn place(&mut self, r: usize, c: usize) {
         debug_assert!(self.queen[r] == NONE && self.available(r, c));
         self.domains.place(r, c);
-        self.cols ^= W::bit(c);
         self.queen[r] = c as u32;
         self.rows.remove(r);
         self.placed.push(r as u32);
@@ -276,7 +275,6 @@ impl<W: Word> Board for Bits<W> {
             let r = self.placed.pop().expect("above the mark") as usize;
             let c = self.queen[r] as usize;
             self.domains.take_off(r, c);
-            self.cols ^= W::bit(c);
             self.queen[r] = NONE;
             self.rows.restore_last();
         }

@@ -53,6 +53,11 @@ impl Domains<u64> for Lines {
     }
 
     #[inline]
+    fn taken_columns(&self) -> u64 {
+        self.cols
+    }
+
+    #[inline]
     fn available(&self, r: usize, c: usize) -> bool {
         self.domain(r) & 1 << c != 0
     }

@@ -106,6 +106,11 @@ impl Domains<u128> for Stored {
     }
 
     #[inline]
+    fn taken_columns(&self) -> u128 {
+        join(self.cols)
+    }
+
+    #[inline]
     fn available(&self, r: usize, c: usize) -> bool {
         let (h, bit) = half(c);
         self.dom[low(r) + h] & !self.cols[h] & bit != 0
