@@ -52,6 +52,14 @@ pub struct Args {
     /// Do not learn no-goods from failures.
     #[arg(long)]
     no_learning: bool,
+    /// Search with probing when looking for one completion: at every node, a trial queen on
+    /// each square of each row and column left with two squares (boards up to 128 with
+    /// blocked squares).
+    #[arg(long, conflicts_with_all = ["learning", "no_learning", "no_probing"])]
+    probing: bool,
+    /// Do not search with probing.
+    #[arg(long, conflicts_with_all = ["learning", "no_learning"])]
+    no_probing: bool,
     /// Give up after this many search nodes.
     #[arg(long, value_name = "NODES")]
     node_limit: Option<u64>,
@@ -80,6 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .stop_when(signals::stop_flag());
     if args.learning || args.no_learning {
         solver = solver.learning(args.learning);
+    }
+    if args.probing || args.no_probing {
+        solver = solver.probing(args.probing);
     }
     // A drawing is N lines of 2N characters: a terminal's worth up to 64, gigabytes at 32768.
     let format = args.format.unwrap_or(if instance.n() <= 64 {

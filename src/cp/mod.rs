@@ -29,6 +29,8 @@ mod failed;
 mod generate;
 mod instance;
 mod learn;
+mod packed;
+mod probe;
 mod propagate;
 mod reach;
 mod search;

@@ -35,6 +35,7 @@ use super::domain::{Bits, Bits64, Bits128, Board, General, NONE, Word};
 use super::failed::FailedStates;
 use super::instance::Instance;
 use super::learn::Learner;
+use super::probe::{Probe, prober};
 use super::reach::Reach;
 use super::stats::Stats;
 use crate::Placement;
@@ -197,6 +198,9 @@ trait Engine {
     fn stats(&self) -> &Stats;
     /// Turns no-good learning on or off for later calls of `find`; boards without it ignore it.
     fn set_learning(&mut self, _on: bool) {}
+    /// Turns the search with probing on or off for later calls of `find`; boards without it
+    /// ignore it.
+    fn set_probing(&mut self, _on: bool) {}
     /// The no-goods learned so far, each a list of `(row, column)`.
     #[cfg(test)]
     fn nogoods(&self) -> Vec<Vec<(usize, usize)>> {
@@ -221,6 +225,11 @@ struct Learning<W: Word> {
     learner: Option<Learner>,
     /// The blocked squares, for the learner.
     blocked: Vec<(usize, usize)>,
+    /// The instance, for the search with probing.
+    instance: Instance,
+    /// Made on the first search with probing, if the packed board holds the instance; `None`
+    /// inside if it does not.
+    prober: Option<Option<Box<dyn Probe>>>,
     mode: Mode,
     /// How long `Mode::LearnFirst` learns, in nodes.
     first_nodes: u64,
@@ -233,6 +242,9 @@ enum Mode {
     Learn,
     /// Learning for a while, then the plain search.
     LearnFirst,
+    /// The search with probing on the packed board (`probe.rs`), or the plain search where
+    /// the packed board does not hold the instance.
+    Probe,
 }
 
 impl<W: Word> Learning<W> {
@@ -252,6 +264,8 @@ impl<W: Word> Learning<W> {
             first_nodes: LEARN_FIRST_NODES,
             learner: None,
             blocked: instance.blocked().collect(),
+            instance: instance.clone(),
+            prober: None,
             search,
         }
     }
@@ -262,6 +276,20 @@ impl<W: Word> Learning<W> {
             .learner
             .get_or_insert_with(|| Learner::new(n, blocked.iter().copied()));
         self.search.find_learning(learner, stop)
+    }
+
+    fn probe(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
+        let (instance, options) = (&self.instance, &self.search.options);
+        // Without blocked squares the board is far from any transition, and restarts of the
+        // plain search find its completions at once.
+        let dual = self.search.dual;
+        match self
+            .prober
+            .get_or_insert_with(|| dual.then(|| prober(instance, options)).flatten())
+        {
+            Some(prober) => prober.find(options, &mut self.search.stats, stop),
+            None => self.search.find(stop),
+        }
     }
 
     /// Learning for `first_nodes`, then the plain search as it would have run alone
@@ -300,6 +328,7 @@ impl<W: Word> Engine for Learning<W> {
             Mode::Plain => self.search.find(stop),
             Mode::Learn => self.learn(stop),
             Mode::LearnFirst => self.learn_first(stop),
+            Mode::Probe => self.probe(stop),
         }
     }
 
@@ -326,6 +355,10 @@ impl<W: Word> Engine for Learning<W> {
 
     fn set_learning(&mut self, on: bool) {
         self.mode = if on { Mode::Learn } else { Mode::Plain };
+    }
+
+    fn set_probing(&mut self, on: bool) {
+        self.mode = if on { Mode::Probe } else { Mode::Plain };
     }
 
     #[cfg(test)]
@@ -420,6 +453,26 @@ impl<'s> Solver<'s> {
     #[must_use]
     pub fn learning(mut self, on: bool) -> Self {
         self.search.set_learning(on);
+        self
+    }
+
+    /// Turns the search with probing on or off for [`find`](Self::find): on the boards of up
+    /// to 128 columns with blocked squares whose free squares fit the packed board (about
+    /// 1,900 at 128 columns), every square of a row or column of two gets a trial queen at
+    /// every node, and the squares that fail are taken off. Off, the plain search runs.
+    ///
+    /// ```
+    /// use nqueens::cp::{Instance, Solver};
+    /// let inst = Instance::parse("6\nx 1 2\nx 2 4\nx 3 6\n").unwrap();
+    /// let mut probing = Solver::new(&inst, Default::default()).probing(true);
+    /// let mut plain = Solver::new(&inst, Default::default()).probing(false);
+    /// let found = probing.find().0;
+    /// assert_eq!(found.is_some(), plain.find().0.is_some());
+    /// assert!(found.is_none_or(|p| inst.admits(&p)));
+    /// ```
+    #[must_use]
+    pub fn probing(mut self, on: bool) -> Self {
+        self.search.set_probing(on);
         self
     }
 

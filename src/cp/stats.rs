@@ -30,6 +30,9 @@ pub struct Stats {
     pub nogoods: u64,
     /// Times the search started over with a new random tie-breaking.
     pub restarts: u64,
+    /// Trial queens of the search with probing: a square of a row or column of two squares
+    /// tried with propagation and taken off again (taken off for good if it failed).
+    pub probes: u64,
     /// Time spent searching.
     pub time: Duration,
 }
@@ -39,7 +42,7 @@ impl fmt::Display for Stats {
         write!(
             f,
             "nodes {}, column branches {}, failures {}, propagations {}, solutions {}, nogoods {}, \
-             restarts {}, time {:.3} ms",
+             restarts {}, probes {}, time {:.3} ms",
             self.nodes,
             self.column_branches,
             self.failures,
@@ -47,6 +50,7 @@ impl fmt::Display for Stats {
             self.solutions,
             self.nogoods,
             self.restarts,
+            self.probes,
             self.time.as_secs_f64() * 1e3
         )
     }

@@ -535,3 +535,58 @@ fn domain_sizes_count_the_same_with_and_without_popcnt() {
         assert_eq!(Word::count_ones(half, None), half.count_ones());
     }
 }
+
+#[test]
+fn probing_matches_the_oracle_on_random_instances() {
+    let mut rng = ChaCha8Rng::seed_from_u64(15);
+    let mut probes = 0;
+    for i in 0..3000 {
+        let inst = random_instance(&mut rng);
+        let expected = oracle(&inst);
+        let opts = Options {
+            restarts: i % 2 == 0,
+            seed: rng.r#gen(),
+            ..Default::default()
+        };
+        let mut solver = Solver::new(&inst, opts).probing(true);
+        for _ in 0..2 {
+            let (one, status) = solver.find();
+            assert_eq!(one.is_some(), expected > 0, "{inst}");
+            assert!(one.is_none_or(|p| inst.admits(&p)), "{inst}");
+            assert_eq!(status == Status::Exhausted, expected == 0, "{inst}");
+        }
+        // Counting never probes.
+        assert_eq!(solver.count().0, expected, "{inst}");
+        probes += solver.stats().probes;
+    }
+    assert!(probes >= 1_000, "{probes}");
+}
+
+#[test]
+fn probing_agrees_with_the_plain_search_near_the_transition() {
+    // Boards of 14 to 60 near the transition, with restarts (many runs end early) and without.
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let (mut restarts, mut both) = (0, [0, 0]);
+    for i in 0..160 {
+        let n = rng.gen_range(14..=60);
+        let share = rng.gen_range(70..=88);
+        let inst = super::blocked_board(n, n * n * share / 100, 1, rng.r#gen());
+        let plain = Solver::new(&inst, Options::default())
+            .learning(false)
+            .find();
+        let opts = Options {
+            restarts: i % 4 != 0,
+            seed: rng.r#gen(),
+            ..Default::default()
+        };
+        let mut solver = Solver::new(&inst, opts).probing(true);
+        let (found, status) = solver.find();
+        assert_eq!(found.is_some(), plain.0.is_some(), "{inst}");
+        assert!(found.is_none_or(|p| inst.admits(&p)), "{inst}");
+        assert_ne!(status, Status::NodeLimit);
+        restarts += solver.stats().restarts;
+        both[usize::from(plain.0.is_some())] += 1;
+    }
+    assert!(both[0] >= 20 && both[1] >= 20, "{both:?}");
+    assert!(restarts >= 20, "{restarts}");
+}

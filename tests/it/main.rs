@@ -21,6 +21,7 @@ mod common;
 mod cp;
 mod cp_blocked;
 mod cp_learn;
+mod cp_probe;
 mod engine;
 mod find;
 mod fuzz_readers;

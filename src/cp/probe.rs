@@ -1,0 +1,328 @@
+//! Search with probing, on the packed board (`packed.rs`): for proofs that no completion
+//! exists on the hard blocked boards of 60 to 128 columns.
+//!
+//! At every node, after propagation, each square of each row and column left with two
+//! squares gets a trial queen: if propagation then fails, the square is taken off for the
+//! whole subtree (failed-literal probing). Near the phase transition most branches die deep
+//! in the tree, a few queens after a line was cut down to two squares, so these trials cut
+//! the failures three to eight times. On the board of `search.rs` a trial cost what a node
+//! costs, and probing did not pay; on the packed board a trial is a copy of a few words, one
+//! `and not` per layout and the guards' arithmetic, a few times cheaper than a node there
+//! (`docs/completion.md`, "Probing on the packed board").
+//!
+//! Rows are chosen smallest first, a column when it has fewer squares than every row (as in
+//! `search.rs`), and a square that fails is taken off before its sibling is tried, with
+//! propagation. There is no trail: a child is a copy of its parent's position.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::instance::Instance;
+use super::packed::{Bits, Packed, Position, each, test};
+use super::search::{Options, Status, luby};
+use super::stats::Stats;
+use crate::Placement;
+
+/// How often (in nodes) the clock and the stop flag are read: a node with its trials takes
+/// a few microseconds, so about a millisecond between two reads.
+const CLOCK_EVERY: u64 = 256;
+
+/// Failures allowed in the first run before a restart; later runs get Luby multiples, up to
+/// `RESTART_RUNS` runs, and the last run goes to the end.
+const RESTART_BASE: u64 = 256;
+const RESTART_RUNS: u64 = 15;
+
+/// The search with probing of one instance, whatever the width of its packed board.
+pub(super) trait Probe {
+    /// Looks for one completion, within `options`' limits (counted from now) and `stop`,
+    /// adding its work to `stats`.
+    fn find(
+        &mut self,
+        options: &Options,
+        stats: &mut Stats,
+        stop: &AtomicBool,
+    ) -> (Option<Placement>, Status);
+}
+
+/// The probing search of `instance` (at most 128 columns) on the narrowest packed board
+/// that holds it, or `None` if its free squares are too many (over 2,048 with the guards:
+/// such boards are far below the phase transition, and easy).
+pub(super) fn prober(instance: &Instance, options: &Options) -> Option<Box<dyn Probe>> {
+    fn boxed<const W: usize>(instance: &Instance, options: &Options) -> Option<Box<dyn Probe>> {
+        Prober::<W>::new(instance, options).map(|p| Box::new(p) as Box<dyn Probe>)
+    }
+    boxed::<4>(instance, options)
+        .or_else(|| boxed::<8>(instance, options))
+        .or_else(|| boxed::<12>(instance, options))
+        .or_else(|| boxed::<16>(instance, options))
+        .or_else(|| boxed::<24>(instance, options))
+        .or_else(|| boxed::<32>(instance, options))
+}
+
+struct Prober<const W: usize> {
+    board: Packed<W>,
+    /// The position after the given queens and propagation; `None` if that failed.
+    root: Option<Position<W>>,
+    /// Tie-breaking between lines of the same size: smaller first.
+    key: Vec<u64>,
+    rng: ChaCha8Rng,
+}
+
+impl<const W: usize> Prober<W> {
+    fn new(instance: &Instance, options: &Options) -> Option<Self> {
+        let board = Packed::<W>::new(instance)?;
+        let mut root = board.empty();
+        let mut forced = 0;
+        let ok = instance.fixed().all(|(r, c)| {
+            board
+                .square_of(r, c)
+                .is_some_and(|s| board.place(&mut root, s))
+        }) && board.propagate(&mut root, &mut forced);
+        Some(Prober {
+            key: (0..instance.n() as u64).collect(),
+            rng: ChaCha8Rng::seed_from_u64(options.seed),
+            root: ok.then_some(root),
+            board,
+        })
+    }
+}
+
+impl<const W: usize> Probe for Prober<W> {
+    fn find(
+        &mut self,
+        options: &Options,
+        stats: &mut Stats,
+        stop: &AtomicBool,
+    ) -> (Option<Placement>, Status) {
+        let started = Instant::now();
+        let Some(root) = &self.root else {
+            return (None, Status::Exhausted);
+        };
+        let node_cap = options.node_limit.map(|l| stats.nodes + l);
+        let deadline = options.time_limit.and_then(|t| started.checked_add(t));
+        let mut number = 1;
+        let mut salt = 0;
+        let (status, found) = loop {
+            let budget = (options.restarts && number <= RESTART_RUNS)
+                .then(|| RESTART_BASE * luby(number));
+            let mut run = Run {
+                board: &self.board,
+                key: &self.key,
+                salt,
+                restart_at: budget.map(|b| stats.failures + b),
+                stats: &mut *stats,
+                node_cap,
+                deadline,
+                stop,
+                found: None,
+            };
+            let end = run.node(&mut root.clone());
+            let found = run.found.take();
+            match end {
+                ControlFlow::Break(End::Found) => break (Status::Stopped, found),
+                ControlFlow::Break(End::Stop(status)) => break (status, None),
+                ControlFlow::Continue(()) => break (Status::Exhausted, None),
+                ControlFlow::Break(End::Restart) => {
+                    number += 1;
+                    stats.restarts += 1;
+                    for k in &mut self.key {
+                        *k = self.rng.r#gen();
+                    }
+                    salt = self.rng.r#gen::<u64>() | 1;
+                }
+            }
+        };
+        stats.solutions += u64::from(found.is_some());
+        stats.time += started.elapsed();
+        (found.map(Placement::new), status)
+    }
+}
+
+/// Why a subtree's search ended early.
+enum End {
+    Found,
+    Restart,
+    Stop(Status),
+}
+
+/// One run of the search, from the root: the board, the limits and the counters.
+struct Run<'a, const W: usize> {
+    board: &'a Packed<W>,
+    key: &'a [u64],
+    /// Rotates each line's order of squares, from the first restart on (0: no rotation).
+    salt: u64,
+    stats: &'a mut Stats,
+    /// The failure count that ends this run with a restart.
+    restart_at: Option<u64>,
+    node_cap: Option<u64>,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    found: Option<Vec<u32>>,
+}
+
+impl<const W: usize> Run<'_, W> {
+    /// Searches below `p`, a propagated position: `Continue` if no completion extends it.
+    fn node(&mut self, p: &mut Position<W>) -> ControlFlow<End> {
+        if p.queens < self.board.n && !self.probe(p) {
+            return self.fail();
+        }
+        let Some((line, rows)) = self.choose(p) else {
+            self.found = Some(self.board.columns(p));
+            return ControlFlow::Break(End::Found);
+        };
+        let layout = if rows {
+            &self.board.rows
+        } else {
+            &self.board.cols
+        };
+        let open = if rows { p.rows } else { p.cols };
+        let mut squares: Vec<usize> = layout
+            .bits_of(&open, line)
+            .map(|b| layout.square_at(b))
+            .collect();
+        if self.salt != 0 {
+            let turn = self.salt.wrapping_mul(line as u64 + 1) >> 32;
+            let len = squares.len();
+            squares.rotate_left(turn as usize % len);
+        }
+        for s in squares {
+            let done = if rows { &p.rows_done } else { &p.cols_done };
+            if test(done, layout.guard_of(line)) {
+                // Propagation after the last failure placed this line's queen.
+                return self.node(p);
+            }
+            if !self.board.open(p, s) {
+                continue;
+            }
+            self.stats.nodes += 1;
+            self.stats.column_branches += u64::from(!rows);
+            self.check_limits()?;
+            let mut child = p.clone();
+            if self.board.place(&mut child, s)
+                && self.board.propagate(&mut child, &mut self.stats.propagations)
+            {
+                self.node(&mut child)?;
+            } else {
+                self.fail()?;
+            }
+            // No completion has a queen on `s` here: off it goes, for the siblings too.
+            self.board.remove(p, s);
+            if !self.board.propagate(p, &mut self.stats.propagations) {
+                return ControlFlow::Continue(());
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Counts a failure; a restart if the run's budget is spent.
+    fn fail(&mut self) -> ControlFlow<End> {
+        self.stats.failures += 1;
+        if self.restart_at.is_some_and(|at| self.stats.failures >= at) {
+            return ControlFlow::Break(End::Restart);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn check_limits(&self) -> ControlFlow<End> {
+        let nodes = self.stats.nodes;
+        if self.node_cap.is_some_and(|cap| nodes > cap) {
+            return ControlFlow::Break(End::Stop(Status::NodeLimit));
+        }
+        if nodes % CLOCK_EVERY == 0 {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                return ControlFlow::Break(End::Stop(Status::TimeLimit));
+            }
+            if self.stop.load(Ordering::Relaxed) {
+                return ControlFlow::Break(End::Stop(Status::Interrupted));
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Tries a queen on each square of each open line of two squares, with propagation, and
+    /// takes off every square whose trial fails; `false` if `p` fails then.
+    fn probe(&mut self, p: &mut Position<W>) -> bool {
+        let both: &[bool] = if std::env::var_os("NQP_COLS").is_some() { &[true, false] } else { &[true] };
+        for &rows in both {
+            let pairs = self.board.pairs(p, rows);
+            let ok = each(&pairs, |g| self.probe_line(p, rows, g));
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Probes the squares of the line of guard `g` (a row if `rows`, else a column).
+    fn probe_line(&mut self, p: &mut Position<W>, rows: bool, g: usize) -> bool {
+        let board = self.board;
+        let layout = if rows { &board.rows } else { &board.cols };
+        let open = if rows { p.rows } else { p.cols };
+        let line = layout.line_of(g);
+        for b in layout.bits_of(&open, line) {
+            let done = if rows { &p.rows_done } else { &p.cols_done };
+            let s = layout.square_at(b);
+            if test(done, g) || !board.open(p, s) {
+                continue;
+            }
+            self.stats.probes += 1;
+            let mut trial = p.clone();
+            let mut forced = 0;
+            if !(board.place(&mut trial, s) && board.propagate(&mut trial, &mut forced)) {
+                board.remove(p, s);
+                if !board.propagate(p, &mut self.stats.propagations) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The line to branch on, `(index, is_row)`: the open row with fewest squares (ties by
+    /// key), or a column with fewer than that; `None` when every row has its queen.
+    fn choose(&self, p: &Position<W>) -> Option<(usize, bool)> {
+        let board = self.board;
+        if p.queens == board.n {
+            return None;
+        }
+        // After probing, a line of two is the smallest there can be (propagation leaves no
+        // line of one): found for all rows at once.
+        let mut best: Option<(u32, u64, usize)> = None;
+        let pairs = board.pairs(p, true);
+        each(&pairs, |g| {
+            let r = board.rows.line_of(g);
+            if best.is_none_or(|(_, k, _)| self.key[r] < k) {
+                best = Some((2, self.key[r], r));
+            }
+            true
+        });
+        if let Some((_, _, r)) = best {
+            return Some((r, true));
+        }
+        let open: Bits<W> = std::array::from_fn(|i| board.rows.guard[i] & !p.rows_done[i]);
+        each(&open, |g| {
+            let r = board.rows.line_of(g);
+            let size = board.rows.count(&p.rows, r);
+            if best.is_none_or(|(s, k, _)| (size, self.key[r]) < (s, k)) {
+                best = Some((size, self.key[r], r));
+            }
+            true
+        });
+        let (size, _, row) = best.expect("a row without its queen");
+        let open: Bits<W> = std::array::from_fn(|i| board.cols.guard[i] & !p.cols_done[i]);
+        let mut column: Option<(u32, usize)> = None;
+        each(&open, |g| {
+            let c = board.cols.line_of(g);
+            let support = board.cols.count(&p.cols, c);
+            if support < size && column.is_none_or(|(s, _)| support < s) {
+                column = Some((support, c));
+            }
+            true
+        });
+        Some(column.map_or((row, true), |(_, c)| (c, false)))
+    }
+}
