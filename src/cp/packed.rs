@@ -439,7 +439,10 @@ impl<const W: usize> Packed<W> {
     pub(super) fn columns(&self, p: &Position<W>) -> Vec<u32> {
         (0..self.n)
             .map(|r| {
-                let b = self.rows.first(&p.rows, r).expect("every row has its queen");
+                let b = self
+                    .rows
+                    .first(&p.rows, r)
+                    .expect("every row has its queen");
                 u32::from(self.square[self.rows.square_at(b)].1)
             })
             .collect()
@@ -515,8 +518,7 @@ mod tests {
             let (r, c) = board.square[s];
             for t in 0..board.square.len() {
                 let (r2, c2) = board.square[t];
-                let attacked = t != s
-                    && (r == r2 || c == c2 || r.abs_diff(r2) == c.abs_diff(c2));
+                let attacked = t != s && (r == r2 || c == c2 || r.abs_diff(r2) == c.abs_diff(c2));
                 assert_eq!(board.open(&p, t), !attacked, "{s} {t}");
                 assert_eq!(test(&p.cols, usize::from(board.col_bit[t])), !attacked);
             }

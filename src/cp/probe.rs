@@ -1,5 +1,5 @@
-//! Search with probing, on the packed board (`packed.rs`): for proofs that no completion
-//! exists on the hard blocked boards of 60 to 128 columns.
+//! Search with probing, on the packed board (`packed.rs`): for the hard blocked boards of up
+//! to 128 columns, where proving that no completion exists is most of the work.
 //!
 //! At every node, after propagation, each square of each row and column left with two
 //! squares gets a trial queen: if propagation then fails, the square is taken off for the
@@ -67,7 +67,7 @@ struct Prober<const W: usize> {
     board: Packed<W>,
     /// The position after the given queens and propagation; `None` if that failed.
     root: Option<Position<W>>,
-    /// Tie-breaking between lines of the same size: smaller first.
+    /// Tie-breaking between rows of the same size, smaller first: set by each run.
     key: Vec<u64>,
     rng: ChaCha8Rng,
 }
@@ -83,7 +83,7 @@ impl<const W: usize> Prober<W> {
                 .is_some_and(|s| board.place(&mut root, s))
         }) && board.propagate(&mut root, &mut forced);
         Some(Prober {
-            key: (0..instance.n() as u64).collect(),
+            key: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             root: ok.then_some(root),
             board,
@@ -106,9 +106,12 @@ impl<const W: usize> Probe for Prober<W> {
         let deadline = options.time_limit.and_then(|t| started.checked_add(t));
         let mut number = 1;
         let mut salt = 0;
+        // Every call starts in the same order; so does its last run.
+        let first = centre_keys(self.board.n, |_| 0);
+        self.key.clone_from(&first);
         let (status, found) = loop {
-            let budget = (options.restarts && number <= RESTART_RUNS)
-                .then(|| RESTART_BASE * luby(number));
+            let budget =
+                (options.restarts && number <= RESTART_RUNS).then(|| RESTART_BASE * luby(number));
             let mut run = Run {
                 board: &self.board,
                 key: &self.key,
@@ -129,10 +132,15 @@ impl<const W: usize> Probe for Prober<W> {
                 ControlFlow::Break(End::Restart) => {
                     number += 1;
                     stats.restarts += 1;
-                    for k in &mut self.key {
-                        *k = self.rng.r#gen();
+                    if number > RESTART_RUNS {
+                        // The last run goes to the end, in the first run's order.
+                        self.key.clone_from(&first);
+                        salt = 0;
+                    } else {
+                        let rng = &mut self.rng;
+                        self.key = centre_keys(self.key.len(), |_| rng.r#gen::<u32>());
+                        salt = rng.r#gen::<u64>() | 1;
                     }
-                    salt = self.rng.r#gen::<u64>() | 1;
                 }
             }
         };
@@ -140,6 +148,14 @@ impl<const W: usize> Probe for Prober<W> {
         stats.time += started.elapsed();
         (found.map(Placement::new), status)
     }
+}
+
+/// Tie-breaking keys of `n` rows: distance to the centre first (a row near the centre sees the
+/// most squares), then `low` of each row.
+fn centre_keys(n: usize, mut low: impl FnMut(usize) -> u32) -> Vec<u64> {
+    (0..n)
+        .map(|r| ((2 * r).abs_diff(n - 1) as u64) << 32 | u64::from(low(r)))
+        .collect()
 }
 
 /// Why a subtree's search ended early.
@@ -184,6 +200,13 @@ impl<const W: usize> Run<'_, W> {
             .bits_of(&open, line)
             .map(|b| layout.square_at(b))
             .collect();
+        // Middle-out, as the plain search: a queen near the centre leaves the most room to
+        // the others when it is right, and a completion is found sooner.
+        let (n, square) = (self.board.n, &self.board.square);
+        squares.sort_by_key(|&s| {
+            let v = usize::from(if rows { square[s].1 } else { square[s].0 });
+            ((2 * v).abs_diff(n - 1), v)
+        });
         if self.salt != 0 {
             let turn = self.salt.wrapping_mul(line as u64 + 1) >> 32;
             let len = squares.len();
@@ -203,7 +226,9 @@ impl<const W: usize> Run<'_, W> {
             self.check_limits()?;
             let mut child = p.clone();
             if self.board.place(&mut child, s)
-                && self.board.propagate(&mut child, &mut self.stats.propagations)
+                && self
+                    .board
+                    .propagate(&mut child, &mut self.stats.propagations)
             {
                 self.node(&mut child)?;
             } else {
@@ -232,7 +257,7 @@ impl<const W: usize> Run<'_, W> {
         if self.node_cap.is_some_and(|cap| nodes > cap) {
             return ControlFlow::Break(End::Stop(Status::NodeLimit));
         }
-        if nodes % CLOCK_EVERY == 0 {
+        if nodes.is_multiple_of(CLOCK_EVERY) {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return ControlFlow::Break(End::Stop(Status::TimeLimit));
             }
@@ -246,8 +271,7 @@ impl<const W: usize> Run<'_, W> {
     /// Tries a queen on each square of each open line of two squares, with propagation, and
     /// takes off every square whose trial fails; `false` if `p` fails then.
     fn probe(&mut self, p: &mut Position<W>) -> bool {
-        let both: &[bool] = if std::env::var_os("NQP_COLS").is_some() { &[true, false] } else { &[true] };
-        for &rows in both {
+        for rows in [true, false] {
             let pairs = self.board.pairs(p, rows);
             let ok = each(&pairs, |g| self.probe_line(p, rows, g));
             if !ok {

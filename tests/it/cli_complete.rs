@@ -105,7 +105,7 @@ fn stats_go_to_stderr() {
         .assert()
         .success()
         .stdout(predicate::str::contains("nodes").not())
-        .stderr(predicate::str::is_match(r"^nodes \d+, column branches \d+, failures \d+, propagations \d+, solutions 1, nogoods \d+, restarts \d+, time [\d.]+ ms\n$").unwrap());
+        .stderr(predicate::str::is_match(r"^nodes \d+, column branches \d+, failures \d+, propagations \d+, solutions 1, nogoods \d+, restarts \d+, probes \d+, time [\d.]+ ms\n$").unwrap());
 }
 
 #[test]
