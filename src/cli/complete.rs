@@ -44,17 +44,17 @@ pub struct Args {
     /// completion, but they repeat work when there is none to find.
     #[arg(long)]
     no_restarts: bool,
-    /// Learn no-goods from failures when looking for one completion: the default on boards of
-    /// 100 to 128 with blocked squares (90 to 99 learn for a while, then search without); this
-    /// turns it on for any board up to 128.
+    /// Learn no-goods from failures when looking for one completion, alone: by default boards
+    /// of 100 to 128 with blocked squares learn and probe in turns, and 90 to 99 learn for a
+    /// while, then search without; this turns learning alone on for any board up to 128.
     #[arg(long, conflicts_with = "no_learning")]
     learning: bool,
     /// Do not learn no-goods from failures.
     #[arg(long)]
     no_learning: bool,
-    /// Search with probing when looking for one completion: at every node, a trial queen on
-    /// each square of each row and column left with two squares (boards up to 128 with
-    /// blocked squares).
+    /// Search with probing when looking for one completion, alone: at every node, a trial
+    /// queen on each square of each row and column left with two squares (boards up to 128
+    /// with blocked squares; the default from 65 to 89, in turns with learning from 100).
     #[arg(long, conflicts_with_all = ["learning", "no_learning", "no_probing"])]
     probing: bool,
     /// Do not search with probing.

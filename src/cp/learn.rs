@@ -122,6 +122,8 @@ pub(crate) struct Learner {
     activity: Vec<f64>,
     bump: f64,
     cap: usize,
+    /// The Luby run the search is in, and the failures in it so far.
+    luby: (u64, u64),
     // Scratch of conflict analysis, kept to avoid allocating per conflict.
     index: Vec<u32>,
     level: Vec<u32>,
@@ -176,6 +178,7 @@ impl Learner {
             activity: vec![0.0; n],
             bump: 1.0,
             cap: FIRST_CAP,
+            luby: (1, 0),
             index: vec![NOBODY; n],
             level: vec![0; n],
             owner_col: vec![NOBODY; n],
@@ -277,8 +280,9 @@ impl<W: Word> Search<Bits<W>> {
             }
         }
         let (node_cap, deadline) = (self.node_cap, self.deadline);
-        let mut run = 1;
-        let mut conflicts = 0;
+        // The Luby sequence goes on from the last call: a search in turns (`Mode::Turns`)
+        // gets its longer runs too.
+        let (mut run, mut conflicts) = learner.luby;
         loop {
             match self.propagate_learning(learner) {
                 Err(conflict) => {
@@ -300,9 +304,11 @@ impl<W: Word> Search<Bits<W>> {
                     remove(&mut self.dom, learner, r, c, g);
                 }
                 Ok(()) => {
+                    learner.luby = (run, conflicts);
                     if self.options.restarts && conflicts >= RESTART_BASE * luby(run) {
                         conflicts = 0;
                         run += 1;
+                        learner.luby = (run, conflicts);
                         self.stats.restarts += 1;
                         backtrack(&mut self.dom, learner, 0);
                         reduce(learner);

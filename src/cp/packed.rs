@@ -27,6 +27,7 @@ use super::instance::Instance;
 /// A string of `W * 64` bits.
 pub(super) type Bits<const W: usize> = [u64; W];
 
+#[inline(always)]
 fn add<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     let mut out = [0; W];
     let mut carry = false;
@@ -39,6 +40,7 @@ fn add<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     out
 }
 
+#[inline(always)]
 fn sub<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     let mut out = [0; W];
     let mut borrow = false;
@@ -51,22 +53,27 @@ fn sub<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     out
 }
 
+#[inline(always)]
 pub(super) fn and<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     std::array::from_fn(|i| a[i] & b[i])
 }
 
+#[inline(always)]
 pub(super) fn and_not<const W: usize>(a: &Bits<W>, b: &Bits<W>) -> Bits<W> {
     std::array::from_fn(|i| a[i] & !b[i])
 }
 
+#[inline(always)]
 pub(super) fn test<const W: usize>(x: &Bits<W>, b: usize) -> bool {
     x[b >> 6] >> (b & 63) & 1 != 0
 }
 
+#[inline(always)]
 fn set<const W: usize>(x: &mut Bits<W>, b: usize) {
     x[b >> 6] |= 1 << (b & 63);
 }
 
+#[inline(always)]
 fn clear<const W: usize>(x: &mut Bits<W>, b: usize) {
     x[b >> 6] &= !(1 << (b & 63));
 }
@@ -140,12 +147,25 @@ impl<const W: usize> Layout<W> {
         Some(layout)
     }
 
+    /// Whether every line of `x` has a bit set.
+    #[inline(always)]
+    fn none_empty(&self, x: &Bits<W>) -> bool {
+        let seen = self.not_empty(x);
+        // Folded, not compared word by word: `!=` on arrays calls `memcmp`.
+        seen.iter()
+            .zip(&self.guard)
+            .fold(0, |acc, (a, g)| acc | (a ^ g))
+            == 0
+    }
+
     /// The guards of the lines of `x` with a bit set.
+    #[inline(always)]
     pub(super) fn not_empty(&self, x: &Bits<W>) -> Bits<W> {
         and(&add(x, &self.k), &self.guard)
     }
 
     /// `x` with the lowest bit of every segment cleared.
+    #[inline(always)]
     pub(super) fn without_lowest(&self, x: &Bits<W>) -> Bits<W> {
         let with_guards: Bits<W> = std::array::from_fn(|i| x[i] | self.guard[i]);
         and(x, &sub(&with_guards, &self.low))
@@ -370,9 +390,7 @@ impl<const W: usize> Packed<W> {
     /// the queen of every row or column left with one square. `forced` counts those queens.
     pub(super) fn propagate(&self, p: &mut Position<W>, forced: &mut u64) -> bool {
         loop {
-            if self.rows.not_empty(&p.rows) != self.rows.guard
-                || self.cols.not_empty(&p.cols) != self.cols.guard
-            {
+            if !self.rows.none_empty(&p.rows) || !self.cols.none_empty(&p.cols) {
                 return false;
             }
             // Lines of one square, without their queen yet.
@@ -380,7 +398,11 @@ impl<const W: usize> Packed<W> {
             let single_rows = and_not(&and_not(&self.rows.guard, &two), &p.rows_done);
             let two = self.cols.not_empty(&self.cols.without_lowest(&p.cols));
             let single_cols = and_not(&and_not(&self.cols.guard, &two), &p.cols_done);
-            if single_rows.iter().chain(&single_cols).all(|&w| w == 0) {
+            let any = single_rows
+                .iter()
+                .zip(&single_cols)
+                .fold(0, |acc, (a, b)| acc | a | b);
+            if any == 0 {
                 return true;
             }
             // Each queen placed may empty a line found single above, or give it its queen:

@@ -46,6 +46,19 @@ pub(super) trait Probe {
         stats: &mut Stats,
         stop: &AtomicBool,
     ) -> (Option<Placement>, Status);
+
+    /// Goes on with one search without restarts, kept between calls (started on the first),
+    /// for up to `work` more units of [`work`], until the node count `node_cap`, `deadline` or
+    /// `stop`: [`Status::NodeLimit`] when the work or the nodes are spent, and the search can
+    /// go on. The search starts again after it ends.
+    fn resume(
+        &mut self,
+        work: u64,
+        node_cap: Option<u64>,
+        deadline: Option<Instant>,
+        stats: &mut Stats,
+        stop: &AtomicBool,
+    ) -> (Option<Placement>, Status);
 }
 
 /// The probing search of `instance` (at most 128 columns) on the narrowest packed board
@@ -70,6 +83,8 @@ struct Prober<const W: usize> {
     /// Tie-breaking between rows of the same size, smaller first: set by each run.
     key: Vec<u64>,
     rng: ChaCha8Rng,
+    /// The search of [`Probe::resume`], between its calls.
+    walk: Option<Walk<W>>,
 }
 
 impl<const W: usize> Prober<W> {
@@ -86,6 +101,7 @@ impl<const W: usize> Prober<W> {
             key: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             root: ok.then_some(root),
+            walk: None,
             board,
         })
     }
@@ -119,11 +135,12 @@ impl<const W: usize> Probe for Prober<W> {
                 restart_at: budget.map(|b| stats.failures + b),
                 stats: &mut *stats,
                 node_cap,
+                work_cap: None,
                 deadline,
                 stop,
                 found: None,
             };
-            let end = run.node(&mut root.clone());
+            let end = run.walk(&mut Walk::new(root.clone()));
             let found = run.found.take();
             match end {
                 ControlFlow::Break(End::Found) => break (Status::Stopped, found),
@@ -148,6 +165,60 @@ impl<const W: usize> Probe for Prober<W> {
         stats.time += started.elapsed();
         (found.map(Placement::new), status)
     }
+
+    fn resume(
+        &mut self,
+        work: u64,
+        node_cap: Option<u64>,
+        deadline: Option<Instant>,
+        stats: &mut Stats,
+        stop: &AtomicBool,
+    ) -> (Option<Placement>, Status) {
+        let started = Instant::now();
+        let Some(root) = &self.root else {
+            return (None, Status::Exhausted);
+        };
+        if self.walk.is_none() {
+            self.key = centre_keys(self.board.n, |_| 0);
+        }
+        let walk = self.walk.get_or_insert_with(|| Walk::new(root.clone()));
+        let mut run = Run {
+            board: &self.board,
+            key: &self.key,
+            salt: 0,
+            restart_at: None,
+            node_cap,
+            // A trial and a node cost about in proportion to the words of the board.
+            work_cap: Some(self::work(stats).saturating_add(work * 12 / W as u64)),
+            stats: &mut *stats,
+            deadline,
+            stop,
+            found: None,
+        };
+        let end = run.walk(walk);
+        let found = run.found.take();
+        let status = match end {
+            ControlFlow::Break(End::Stop(status)) => status,
+            ControlFlow::Break(End::Found) => Status::Stopped,
+            ControlFlow::Continue(()) => Status::Exhausted,
+            ControlFlow::Break(End::Restart) => unreachable!("no failure budget, no restart"),
+        };
+        if matches!(status, Status::Stopped | Status::Exhausted) {
+            self.walk = None;
+        }
+        stats.solutions += u64::from(found.is_some());
+        stats.time += started.elapsed();
+        (found.map(Placement::new), status)
+    }
+}
+
+/// The work of a search with probing so far, in units of about a quarter of a microsecond
+/// on a packed board of 12 words, as at 100 columns near the transition (a trial queen is
+/// one, a node four; [`Probe::resume`] scales its budget by the board's words): a budget of
+/// work shares the time with another search as a clock would, and the same budget always
+/// ends at the same node.
+pub(super) fn work(stats: &Stats) -> u64 {
+    stats.probes + 4 * stats.nodes
 }
 
 /// Tie-breaking keys of `n` rows: distance to the centre first (a row near the centre sees the
@@ -156,6 +227,41 @@ fn centre_keys(n: usize, mut low: impl FnMut(usize) -> u32) -> Vec<u64> {
     (0..n)
         .map(|r| ((2 * r).abs_diff(n - 1) as u64) << 32 | u64::from(low(r)))
         .collect()
+}
+
+/// A depth-first search in progress: its frames from the root down, and what to do next.
+struct Walk<const W: usize> {
+    stack: Vec<Frame<W>>,
+    next: Step<W>,
+}
+
+impl<const W: usize> Walk<W> {
+    fn new(root: Position<W>) -> Self {
+        Walk {
+            stack: Vec::new(),
+            next: Step::Enter(root),
+        }
+    }
+}
+
+/// One node being searched: its position, the line it branches on, and that line's squares
+/// (`next` is the index of the next one to try).
+struct Frame<const W: usize> {
+    position: Position<W>,
+    line: usize,
+    rows: bool,
+    squares: Vec<usize>,
+    next: usize,
+}
+
+/// The next move of a [`Walk`].
+enum Step<const W: usize> {
+    /// Search below this propagated position, a child of the top frame (or the root).
+    Enter(Position<W>),
+    /// The top frame's last square has no completion.
+    Failed,
+    /// Try the top frame's next square.
+    Advance,
 }
 
 /// Why a subtree's search ended early.
@@ -175,33 +281,106 @@ struct Run<'a, const W: usize> {
     /// The failure count that ends this run with a restart.
     restart_at: Option<u64>,
     node_cap: Option<u64>,
+    /// The [`work`] that ends this call, resumable.
+    work_cap: Option<u64>,
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     found: Option<Vec<u32>>,
 }
 
 impl<const W: usize> Run<'_, W> {
-    /// Searches below `p`, a propagated position: `Continue` if no completion extends it.
-    fn node(&mut self, p: &mut Position<W>) -> ControlFlow<End> {
-        if p.queens < self.board.n && !self.probe(p) {
-            return self.fail();
+    /// Goes on with `walk` until it ends: `Continue` if no completion extends its root. A
+    /// limit or the stop flag leaves `walk` where it can go on from.
+    fn walk(&mut self, walk: &mut Walk<W>) -> ControlFlow<End> {
+        let board = self.board;
+        loop {
+            match std::mem::replace(&mut walk.next, Step::Advance) {
+                Step::Enter(mut p) => {
+                    if p.queens < board.n && !self.probe(&mut p) {
+                        walk.next = Step::Failed;
+                        self.fail()?;
+                        continue;
+                    }
+                    let Some((line, rows)) = self.choose(&p) else {
+                        self.found = Some(board.columns(&p));
+                        return ControlFlow::Break(End::Found);
+                    };
+                    let squares = self.order(&p, line, rows);
+                    walk.stack.push(Frame {
+                        position: p,
+                        line,
+                        rows,
+                        squares,
+                        next: 0,
+                    });
+                }
+                Step::Failed => {
+                    // No completion has a queen on the square last tried here: off it goes,
+                    // for the siblings too.
+                    let Some(top) = walk.stack.last_mut() else {
+                        return ControlFlow::Continue(());
+                    };
+                    board.remove(&mut top.position, top.squares[top.next - 1]);
+                    if !board.propagate(&mut top.position, &mut self.stats.propagations) {
+                        walk.stack.pop();
+                        walk.next = Step::Failed;
+                    }
+                }
+                Step::Advance => {
+                    if let ControlFlow::Break(end) = self.check_limits() {
+                        walk.next = Step::Advance;
+                        return ControlFlow::Break(end);
+                    }
+                    let top = walk.stack.last_mut().expect("a frame to advance");
+                    let (layout, done) = if top.rows {
+                        (&board.rows, &top.position.rows_done)
+                    } else {
+                        (&board.cols, &top.position.cols_done)
+                    };
+                    if test(done, layout.guard_of(top.line)) {
+                        // Propagation after the last failure placed this line's queen: the
+                        // position is searched as a new node.
+                        let frame = walk.stack.pop().expect("the top frame");
+                        walk.next = Step::Enter(frame.position);
+                        continue;
+                    }
+                    let Some(k) = (top.next..top.squares.len())
+                        .find(|&k| board.open(&top.position, top.squares[k]))
+                    else {
+                        walk.stack.pop();
+                        walk.next = Step::Failed;
+                        continue;
+                    };
+                    top.next = k + 1;
+                    self.stats.nodes += 1;
+                    self.stats.column_branches += u64::from(!top.rows);
+                    let mut child = top.position.clone();
+                    if board.place(&mut child, top.squares[k])
+                        && board.propagate(&mut child, &mut self.stats.propagations)
+                    {
+                        walk.next = Step::Enter(child);
+                    } else {
+                        walk.next = Step::Failed;
+                        self.fail()?;
+                    }
+                }
+            }
         }
-        let Some((line, rows)) = self.choose(p) else {
-            self.found = Some(self.board.columns(p));
-            return ControlFlow::Break(End::Found);
-        };
-        let layout = if rows {
-            &self.board.rows
+    }
+
+    /// The open squares of `line` in `p`, in the order to try them: middle-out, as the plain
+    /// search (a queen near the centre leaves the most room to the others when it is right,
+    /// and a completion is found sooner), turned by the run's salt.
+    fn order(&self, p: &Position<W>, line: usize, rows: bool) -> Vec<usize> {
+        let (layout, open) = if rows {
+            (&self.board.rows, &p.rows)
         } else {
-            &self.board.cols
+            (&self.board.cols, &p.cols)
         };
-        let open = if rows { p.rows } else { p.cols };
         let mut squares: Vec<usize> = layout
-            .bits_of(&open, line)
+            .bits_of(open, line)
             .map(|b| layout.square_at(b))
             .collect();
-        // Middle-out, as the plain search: a queen near the centre leaves the most room to
-        // the others when it is right, and a completion is found sooner.
         let (n, square) = (self.board.n, &self.board.square);
         squares.sort_by_key(|&s| {
             let v = usize::from(if rows { square[s].1 } else { square[s].0 });
@@ -212,35 +391,7 @@ impl<const W: usize> Run<'_, W> {
             let len = squares.len();
             squares.rotate_left(turn as usize % len);
         }
-        for s in squares {
-            let done = if rows { &p.rows_done } else { &p.cols_done };
-            if test(done, layout.guard_of(line)) {
-                // Propagation after the last failure placed this line's queen.
-                return self.node(p);
-            }
-            if !self.board.open(p, s) {
-                continue;
-            }
-            self.stats.nodes += 1;
-            self.stats.column_branches += u64::from(!rows);
-            self.check_limits()?;
-            let mut child = p.clone();
-            if self.board.place(&mut child, s)
-                && self
-                    .board
-                    .propagate(&mut child, &mut self.stats.propagations)
-            {
-                self.node(&mut child)?;
-            } else {
-                self.fail()?;
-            }
-            // No completion has a queen on `s` here: off it goes, for the siblings too.
-            self.board.remove(p, s);
-            if !self.board.propagate(p, &mut self.stats.propagations) {
-                return ControlFlow::Continue(());
-            }
-        }
-        ControlFlow::Continue(())
+        squares
     }
 
     /// Counts a failure; a restart if the run's budget is spent.
@@ -252,9 +403,12 @@ impl<const W: usize> Run<'_, W> {
         ControlFlow::Continue(())
     }
 
+    /// Before a node: the node limit, and every `CLOCK_EVERY` nodes the clock and the flag.
     fn check_limits(&self) -> ControlFlow<End> {
         let nodes = self.stats.nodes;
-        if self.node_cap.is_some_and(|cap| nodes > cap) {
+        if self.node_cap.is_some_and(|cap| nodes >= cap)
+            || self.work_cap.is_some_and(|cap| work(self.stats) >= cap)
+        {
             return ControlFlow::Break(End::Stop(Status::NodeLimit));
         }
         if nodes.is_multiple_of(CLOCK_EVERY) {

@@ -113,8 +113,8 @@ const RESTART_BASE: u64 = 1024;
 /// the bound never touches them.
 const RESTART_RUNS: u64 = 15;
 
-/// Boards this wide or wider learn no-goods by default (with blocked squares, to find one
-/// completion).
+/// Boards this wide or wider learn no-goods and probe in turns by default (with blocked
+/// squares, to find one completion).
 const LEARN_FROM: usize = 100;
 
 /// Boards from this width to `LEARN_FIRST_FROM` search with probing by default, where their
@@ -123,6 +123,13 @@ const LEARN_FROM: usize = 100;
 /// fast. Below, the plain search is kept (the boards of up to 64 columns were not measured
 /// to gain).
 const PROBE_FROM: usize = 65;
+
+/// A turn of `Mode::Turns`: learning's in nodes (about 20 ms at 100 columns), probing's in
+/// units of `probe::work` (about 60 ms), so that probing, which proves "none" several times
+/// faster, has three quarters of the time, and learning, which finds the completions, the
+/// rest (docs/completion.md, "Learning and probing in turns").
+const TURN_LEARN: u64 = 2_000;
+const TURN_PROBE: u64 = 240_000;
 
 /// Boards from this width to `LEARN_FROM` learn first, for `LEARN_FIRST_NODES`, then search
 /// plainly: learning decides most of their boards sooner, but misses completions the plain
@@ -252,6 +259,10 @@ enum Mode {
     /// The search with probing on the packed board (`probe.rs`), or the plain search where
     /// the packed board does not hold the instance.
     Probe,
+    /// Learning and probing in turns, each going on from where it was (learning as on a
+    /// restart), until one decides; learning alone where the packed board does not hold the
+    /// instance.
+    Turns,
 }
 
 impl<W: Word> Learning<W> {
@@ -259,12 +270,14 @@ impl<W: Word> Learning<W> {
         let search = Search::new(board, instance, options);
         Learning {
             // Measured (docs/completion.md): at 60 learning takes more time than the plain
-            // search; at 80 and 90 it misses completions the plain search finds; at 100 it
-            // decides as many boards as the plain search, in less time in all; at 128 it
-            // proves every "none" board faster.
+            // search; at 80 and 90 it misses completions the plain search finds, and probing
+            // proves "none" in half the time of the plain search or less and finds most
+            // completions as fast; at 100 and 128 probing proves "none" four to five times
+            // faster than learning, which finds the completions that probing misses: there
+            // they take turns.
             mode: match instance.n() {
                 _ if !search.dual => Mode::Plain,
-                n if n >= LEARN_FROM => Mode::Learn,
+                n if n >= LEARN_FROM => Mode::Turns,
                 n if n >= LEARN_FIRST_FROM => Mode::LearnFirst,
                 n if n >= PROBE_FROM => Mode::Probe,
                 _ => Mode::Plain,
@@ -298,6 +311,48 @@ impl<W: Word> Learning<W> {
             Some(prober) => prober.find(options, &mut self.search.stats, stop),
             None => self.search.find(stop),
         }
+    }
+
+    /// Learning and probing in turns (`Mode::Turns`), within the caller's limits.
+    fn turns(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
+        let (instance, options) = (&self.instance, self.search.options);
+        if self
+            .prober
+            .get_or_insert_with(|| prober(instance, &options))
+            .is_none()
+        {
+            return self.learn(stop);
+        }
+        let started = Instant::now();
+        let deadline = options.time_limit.and_then(|t| started.checked_add(t));
+        let cap = options.node_limit.map(|l| self.search.stats.nodes + l);
+        // Turns grow by a quarter each time: a short proof is decided within the first few,
+        // and learning's longer runs are not cut at every turn later on.
+        let mut scale: u64 = 4;
+        let result = loop {
+            let (turn_learn, turn_probe) = (TURN_LEARN * scale / 4, TURN_PROBE * scale / 4);
+            scale = (scale + scale / 4).min(1 << 20);
+            let left = cap.map(|c| c.saturating_sub(self.search.stats.nodes));
+            self.search.options.node_limit = Some(left.map_or(turn_learn, |l| l.min(turn_learn)));
+            self.search.options.time_limit =
+                deadline.map(|d| d.saturating_duration_since(Instant::now()));
+            let learned = self.learn(stop);
+            if learned.1 != Status::NodeLimit || left.is_some_and(|l| l <= turn_learn) {
+                break learned;
+            }
+            let prober = self
+                .prober
+                .as_mut()
+                .and_then(Option::as_mut)
+                .expect("made above");
+            let stats = &mut self.search.stats;
+            let probed = prober.resume(turn_probe, cap, deadline, stats, stop);
+            if probed.1 != Status::NodeLimit || cap.is_some_and(|c| stats.nodes >= c) {
+                break probed;
+            }
+        };
+        self.search.options = options;
+        result
     }
 
     /// Learning for `first_nodes`, then the plain search as it would have run alone
@@ -337,6 +392,7 @@ impl<W: Word> Engine for Learning<W> {
             Mode::Learn => self.learn(stop),
             Mode::LearnFirst => self.learn_first(stop),
             Mode::Probe => self.probe(stop),
+            Mode::Turns => self.turns(stop),
         }
     }
 
@@ -445,11 +501,11 @@ impl<'s> Solver<'s> {
         self
     }
 
-    /// Turns no-good learning on or off for [`find`](Self::find). It is on by default for
-    /// boards of 100 to 128 with blocked squares, where proving that no completion exists is
-    /// the hard part; boards of 90 to 99 learn for a while, then search without learning (this
-    /// turns either on for good); counting and listing never learn, nor do boards wider than
-    /// 128.
+    /// Turns no-good learning on or off for [`find`](Self::find). By default boards of 100
+    /// to 128 with blocked squares learn and probe in turns (see [`probing`](Self::probing)),
+    /// where proving that no completion exists is the hard part; boards of 90 to 99 learn for
+    /// a while, then search without learning (this turns learning alone on, or off, for
+    /// good); counting and listing never learn, nor do boards wider than 128.
     ///
     /// ```
     /// use nqueens::cp::{Instance, Solver};
@@ -467,7 +523,9 @@ impl<'s> Solver<'s> {
     /// Turns the search with probing on or off for [`find`](Self::find): on the boards of up
     /// to 128 columns with blocked squares whose free squares fit the packed board (about
     /// 1,900 at 128 columns), every square of a row or column of two gets a trial queen at
-    /// every node, and the squares that fail are taken off. Off, the plain search runs.
+    /// every node, and the squares that fail are taken off. It is on by default from 65 to
+    /// 89 columns, and takes turns with learning from 100 to 128. Off, the plain search
+    /// runs.
     ///
     /// ```
     /// use nqueens::cp::{Instance, Solver};

@@ -590,3 +590,42 @@ fn probing_agrees_with_the_plain_search_near_the_transition() {
     assert!(both[0] >= 20 && both[1] >= 20, "{both:?}");
     assert!(restarts >= 20, "{restarts}");
 }
+
+#[test]
+fn probing_in_small_turns_walks_the_tree_of_one_search() {
+    // The resumable search of `Mode::Turns`, stopped every few nodes and resumed, against one
+    // call without restarts: the same answer, the same nodes, failures and probes.
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let mut turns = 0;
+    for _ in 0..60 {
+        let n = rng.gen_range(14..=50);
+        let share = rng.gen_range(72..=88);
+        let inst = super::blocked_board(n, n * n * share / 100, 1, rng.r#gen());
+        let options = Options {
+            restarts: false,
+            ..Options::default()
+        };
+        let mut whole = Solver::new(&inst, options).probing(true);
+        let (expected, status) = whole.find();
+        let mut prober = super::probe::prober(&inst, &options).expect("fits");
+        let mut stats = super::Stats::default();
+        let (found, end) = loop {
+            let step = rng.gen_range(1..=9);
+            let (found, end) = prober.resume(step, None, None, &mut stats, &never);
+            if end != Status::NodeLimit {
+                break (found, end);
+            }
+            turns += 1;
+        };
+        assert_eq!(end, status, "{inst}");
+        assert_eq!(found, expected, "{inst}");
+        let a = whole.stats();
+        assert_eq!(
+            (a.nodes, a.failures, a.probes),
+            (stats.nodes, stats.failures, stats.probes),
+            "{inst}"
+        );
+    }
+    assert!(turns >= 1_000, "{turns}");
+}

@@ -168,3 +168,37 @@ proptest! {
         check(&inst, Options { restarts, seed, ..Default::default() }, expected);
     }
 }
+
+#[test]
+fn learning_and_probing_take_turns_from_100_columns() {
+    // Near the transition at 100 and 128 the first turn of learning (2,000 nodes) decides
+    // few boards: probing then gets its turn. Every answer is checked, and one search
+    // alone (probing) agrees where both decide.
+    let (mut both, mut decided) = (0, 0);
+    for (n, m) in [(100, 9300), (128, 15300)] {
+        for seed in 0..3 {
+            let inst = blocked_board(n, m, 1, seed);
+            let options = Options {
+                node_limit: Some(40_000),
+                ..Default::default()
+            };
+            let mut turns = Solver::new(&inst, options);
+            let (found, status) = turns.find();
+            assert!(found.as_ref().is_none_or(|p| inst.admits(p)), "{inst}");
+            let stats = turns.stats();
+            assert!(stats.nodes <= 40_000, "{}", stats.nodes);
+            if stats.nogoods > 0 && stats.probes > 0 {
+                both += 1;
+            }
+            if status != Status::NodeLimit {
+                decided += 1;
+                let mut alone = Solver::new(&inst, options).probing(true);
+                let (other, end) = alone.find();
+                if end != Status::NodeLimit {
+                    assert_eq!(found.is_some(), other.is_some(), "{inst}");
+                }
+            }
+        }
+    }
+    assert!(both >= 3, "{both} {decided}");
+}
