@@ -128,7 +128,7 @@ impl<const W: usize> Probe for Prober<W> {
         let (status, found) = loop {
             let budget =
                 (options.restarts && number <= RESTART_RUNS).then(|| RESTART_BASE * luby(number));
-            let mut run = Run {
+            let run = Run {
                 board: &self.board,
                 key: &self.key,
                 salt,
@@ -140,13 +140,9 @@ impl<const W: usize> Probe for Prober<W> {
                 stop,
                 found: None,
             };
-            let end = run.walk(&mut Walk::new(root.clone()));
-            let found = run.found.take();
-            match end {
-                ControlFlow::Break(End::Found) => break (Status::Stopped, found),
-                ControlFlow::Break(End::Stop(status)) => break (status, None),
-                ControlFlow::Continue(()) => break (Status::Exhausted, None),
-                ControlFlow::Break(End::Restart) => {
+            match run.outcome(&mut Walk::new(root.clone())) {
+                Some((found, status)) => break (status, found),
+                None => {
                     number += 1;
                     stats.restarts += 1;
                     if number > RESTART_RUNS {
@@ -161,9 +157,7 @@ impl<const W: usize> Probe for Prober<W> {
                 }
             }
         };
-        stats.solutions += u64::from(found.is_some());
-        stats.time += started.elapsed();
-        (found.map(Placement::new), status)
+        finish(stats, started, found, status)
     }
 
     fn resume(
@@ -182,7 +176,7 @@ impl<const W: usize> Probe for Prober<W> {
             self.key = centre_keys(self.board.n, |_| 0);
         }
         let walk = self.walk.get_or_insert_with(|| Walk::new(root.clone()));
-        let mut run = Run {
+        let run = Run {
             board: &self.board,
             key: &self.key,
             salt: 0,
@@ -195,21 +189,24 @@ impl<const W: usize> Probe for Prober<W> {
             stop,
             found: None,
         };
-        let end = run.walk(walk);
-        let found = run.found.take();
-        let status = match end {
-            ControlFlow::Break(End::Stop(status)) => status,
-            ControlFlow::Break(End::Found) => Status::Stopped,
-            ControlFlow::Continue(()) => Status::Exhausted,
-            ControlFlow::Break(End::Restart) => unreachable!("no failure budget, no restart"),
-        };
+        let (found, status) = run.outcome(walk).expect("no failure budget, no restart");
         if matches!(status, Status::Stopped | Status::Exhausted) {
             self.walk = None;
         }
-        stats.solutions += u64::from(found.is_some());
-        stats.time += started.elapsed();
-        (found.map(Placement::new), status)
+        finish(stats, started, found, status)
     }
+}
+
+/// Counts a search's solution and time in `stats`, and returns its answer.
+fn finish(
+    stats: &mut Stats,
+    started: Instant,
+    found: Option<Vec<u32>>,
+    status: Status,
+) -> (Option<Placement>, Status) {
+    stats.solutions += u64::from(found.is_some());
+    stats.time += started.elapsed();
+    (found.map(Placement::new), status)
 }
 
 /// The work of a search with probing so far, in units of about a quarter of a microsecond
@@ -289,6 +286,17 @@ struct Run<'a, const W: usize> {
 }
 
 impl<const W: usize> Run<'_, W> {
+    /// [`walk`](Self::walk) as an answer: the completion found and how the search ended, or
+    /// `None` for a restart.
+    fn outcome(mut self, walk: &mut Walk<W>) -> Option<(Option<Vec<u32>>, Status)> {
+        match self.walk(walk) {
+            ControlFlow::Break(End::Found) => Some((self.found.take(), Status::Stopped)),
+            ControlFlow::Break(End::Stop(status)) => Some((None, status)),
+            ControlFlow::Continue(()) => Some((None, Status::Exhausted)),
+            ControlFlow::Break(End::Restart) => None,
+        }
+    }
+
     /// Goes on with `walk` until it ends: `Continue` if no completion extends its root. A
     /// limit or the stop flag leaves `walk` where it can go on from.
     fn walk(&mut self, walk: &mut Walk<W>) -> ControlFlow<End> {

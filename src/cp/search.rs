@@ -127,7 +127,8 @@ const PROBE_FROM: usize = 65;
 /// A turn of `Mode::Turns`: learning's in nodes (about 20 ms at 100 columns), probing's in
 /// units of `probe::work` (about 60 ms), so that probing, which proves "none" several times
 /// faster, has three quarters of the time, and learning, which finds the completions, the
-/// rest (docs/completion.md, "Learning and probing in turns").
+/// rest (docs/completion.md, "Probing on the packed board"). Each round the turns grow by a
+/// quarter.
 const TURN_LEARN: u64 = 2_000;
 const TURN_PROBE: u64 = 240_000;
 
@@ -237,9 +238,7 @@ struct Learning<W: Word> {
     /// Made on the first search that learns: its tables are `n * 128` entries, too many to
     /// build for every small solver that never learns.
     learner: Option<Learner>,
-    /// The blocked squares, for the learner.
-    blocked: Vec<(usize, usize)>,
-    /// The instance, for the search with probing.
+    /// The instance, for the learner and the search with probing.
     instance: Instance,
     /// Made on the first search with probing, if the packed board holds the instance; `None`
     /// inside if it does not.
@@ -284,7 +283,6 @@ impl<W: Word> Learning<W> {
             },
             first_nodes: LEARN_FIRST_NODES,
             learner: None,
-            blocked: instance.blocked().collect(),
             instance: instance.clone(),
             prober: None,
             search,
@@ -292,10 +290,10 @@ impl<W: Word> Learning<W> {
     }
 
     fn learn(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
-        let (n, blocked) = (self.search.dom.n(), &self.blocked);
+        let (n, instance) = (self.search.dom.n(), &self.instance);
         let learner = self
             .learner
-            .get_or_insert_with(|| Learner::new(n, blocked.iter().copied()));
+            .get_or_insert_with(|| Learner::new(n, instance.blocked()));
         self.search.find_learning(learner, stop)
     }
 

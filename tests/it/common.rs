@@ -132,3 +132,50 @@ pub fn assert_stopped(out: &std::process::Output, took: Duration, says: &str, wh
         "{what}: stopped after {took:?}"
     );
 }
+
+/// Runs `nqueens complete --stats` on three blocked fixtures (one with a completion, two
+/// without or with) once with each of `flags`, checks every answer against the fixture's
+/// recorded one (the same exit code with each flag, every completion valid), and returns the
+/// count `stat` of each run's `--stats` line, with the flag.
+pub fn complete_fixtures_with(
+    flags: [&'static str; 2],
+    stat: &str,
+) -> Vec<(&'static str, String, u64)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/blocked");
+    let mut counts = Vec::new();
+    for name in ["40-1330-0.txt", "50-2110-0.txt", "50-2150-1.txt"] {
+        let path = format!("{dir}/{name}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let inst = nqueens::cp::Instance::parse(&text).unwrap();
+        let completion = text.contains("# answer: completion");
+        let mut codes = Vec::new();
+        for flag in flags {
+            let out = assert_cmd::Command::cargo_bin("nqueens")
+                .unwrap()
+                .args(["complete", &path, "--format", "perm", "--stats", flag])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let count: u64 = stderr
+                .split(&format!("{stat} "))
+                .nth(1)
+                .and_then(|s| s.split(',').next())
+                .and_then(|s| s.parse().ok())
+                .unwrap_or_else(|| panic!("{name} {flag}: no count of {stat} in {stderr}"));
+            if completion {
+                let text = std::str::from_utf8(&out.stdout).unwrap();
+                let p = nqueens::format::read(text)
+                    .into_iter()
+                    .next()
+                    .unwrap()
+                    .unwrap();
+                assert!(inst.admits(&p), "{name} {flag}");
+            }
+            codes.push(out.status.code());
+            counts.push((flag, name.to_string(), count));
+        }
+        assert_eq!(codes[0], codes[1], "{name}");
+        assert_eq!(codes[0], Some(if completion { 0 } else { 1 }), "{name}");
+    }
+    counts
+}

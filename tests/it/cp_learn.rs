@@ -98,40 +98,10 @@ fn learning_is_the_default_from_90_columns() {
 
 #[test]
 fn the_command_learns_on_request_and_answers_alike() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/blocked");
-    for name in ["40-1330-0.txt", "50-2110-0.txt", "50-2150-1.txt"] {
-        let path = format!("{dir}/{name}");
-        let text = std::fs::read_to_string(&path).unwrap();
-        let inst = Instance::parse(&text).unwrap();
-        let completion = text.contains("# answer: completion");
-        let mut codes = Vec::new();
-        for flag in ["--learning", "--no-learning"] {
-            let out = Command::cargo_bin("nqueens")
-                .unwrap()
-                .args(["complete", &path, "--format", "perm", "--stats", flag])
-                .output()
-                .unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            let nogoods: u64 = stderr
-                .split("nogoods ")
-                .nth(1)
-                .and_then(|s| s.split(',').next())
-                .and_then(|s| s.parse().ok())
-                .unwrap_or_else(|| panic!("{name} {flag}: no count of no-goods in {stderr}"));
-            assert_eq!(nogoods == 0, flag == "--no-learning", "{name} {flag}");
-            if completion {
-                let text = std::str::from_utf8(&out.stdout).unwrap();
-                let p = nqueens::format::read(text)
-                    .into_iter()
-                    .next()
-                    .unwrap()
-                    .unwrap();
-                assert!(inst.admits(&p), "{name} {flag}");
-            }
-            codes.push(out.status.code());
-        }
-        assert_eq!(codes[0], codes[1], "{name}");
-        assert_eq!(codes[0], Some(if completion { 0 } else { 1 }), "{name}");
+    for (flag, name, count) in
+        common::complete_fixtures_with(["--learning", "--no-learning"], "nogoods")
+    {
+        assert_eq!(count == 0, flag == "--no-learning", "{name} {flag}");
     }
     Command::cargo_bin("nqueens")
         .unwrap()
