@@ -283,13 +283,13 @@ impl<W: Word> Search<Bits<W>> {
         // The Luby sequence goes on from the last call: a search in turns (`Mode::Turns`)
         // gets its longer runs too.
         let (mut run, mut conflicts) = learner.luby;
-        loop {
+        let result = loop {
             match self.propagate_learning(learner) {
                 Err(conflict) => {
                     self.stats.failures += 1;
                     conflicts += 1;
                     if learner.levels.is_empty() {
-                        return (None, Status::Exhausted);
+                        break (None, Status::Exhausted);
                     }
                     let (lits, back) = analyze(&self.dom, learner, conflict);
                     backtrack(&mut self.dom, learner, back);
@@ -304,11 +304,9 @@ impl<W: Word> Search<Bits<W>> {
                     remove(&mut self.dom, learner, r, c, g);
                 }
                 Ok(()) => {
-                    learner.luby = (run, conflicts);
                     if self.options.restarts && conflicts >= RESTART_BASE * luby(run) {
                         conflicts = 0;
                         run += 1;
-                        learner.luby = (run, conflicts);
                         self.stats.restarts += 1;
                         backtrack(&mut self.dom, learner, 0);
                         reduce(learner);
@@ -322,20 +320,20 @@ impl<W: Word> Search<Bits<W>> {
                         self.choose_line_by(|r| (u64::MAX - activity[r].to_bits(), key[r]))
                     else {
                         self.stats.solutions += 1;
-                        return (
+                        break (
                             Some(Placement::new(self.dom.queens().to_vec())),
                             Status::Stopped,
                         );
                     };
                     if node_cap.is_some_and(|cap| self.stats.nodes >= cap) {
-                        return (None, Status::NodeLimit);
+                        break (None, Status::NodeLimit);
                     }
                     if self.stats.nodes & self.clock_mask == 0 {
                         if deadline.is_some_and(|d| Instant::now() >= d) {
-                            return (None, Status::TimeLimit);
+                            break (None, Status::TimeLimit);
                         }
                         if stop.load(Ordering::Relaxed) {
-                            return (None, Status::Interrupted);
+                            break (None, Status::Interrupted);
                         }
                     }
                     let (r, c) = if column {
@@ -368,7 +366,9 @@ impl<W: Word> Search<Bits<W>> {
                     self.dom.place(r, c);
                 }
             }
-        }
+        };
+        learner.luby = (run, conflicts);
+        result
     }
 
     /// The board's rules and the no-goods, to a fixpoint.

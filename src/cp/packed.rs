@@ -171,6 +171,18 @@ impl<const W: usize> Layout<W> {
         and(x, &sub(&with_guards, &self.low))
     }
 
+    /// The guards of the lines of `x` with exactly `k` bits set (`k` at least 1).
+    pub(super) fn exactly(&self, x: &Bits<W>, k: usize) -> Bits<W> {
+        let mut x = *x;
+        for _ in 1..k {
+            x = self.without_lowest(&x);
+        }
+        and_not(
+            &self.not_empty(&x),
+            &self.not_empty(&self.without_lowest(&x)),
+        )
+    }
+
     /// The line whose guard is bit `g`.
     pub(super) fn line_of(&self, g: usize) -> usize {
         usize::from(self.line[g])
@@ -187,11 +199,14 @@ impl<const W: usize> Layout<W> {
     }
 
     /// The segment bits of line `i` set in `x`, lowest first.
-    pub(super) fn bits_of(&self, x: &Bits<W>, i: usize) -> impl Iterator<Item = usize> {
+    pub(super) fn bits_of<'a>(
+        &self,
+        x: &'a Bits<W>,
+        i: usize,
+    ) -> impl Iterator<Item = usize> + use<'a, W> {
         let start = usize::from(self.start[i]);
         let end = start + usize::from(self.len[i]);
-        let x = *x;
-        (start..end).filter(move |&b| test(&x, b))
+        (start..end).filter(move |&b| test(x, b))
     }
 
     /// How many bits of line `i` are set in `x`.
@@ -445,16 +460,20 @@ impl<const W: usize> Packed<W> {
         }
     }
 
-    /// The guards of the open rows (row layout) or columns (column layout) with exactly two
-    /// squares, in a propagated position (where every open line has two or more).
-    pub(super) fn pairs(&self, p: &Position<W>, rows: bool) -> Bits<W> {
+    /// The guards of the open rows (row layout) or columns (column layout) with exactly `k`
+    /// squares (`k` at least 1).
+    pub(super) fn lines_of(&self, p: &Position<W>, rows: bool, k: usize) -> Bits<W> {
         let (layout, open, done) = if rows {
             (&self.rows, &p.rows, &p.rows_done)
         } else {
             (&self.cols, &p.cols, &p.cols_done)
         };
-        let three = layout.not_empty(&layout.without_lowest(&layout.without_lowest(open)));
-        and_not(&and_not(&layout.guard, &three), done)
+        and_not(&layout.exactly(open, k), done)
+    }
+
+    /// How many squares of `p` are open, a placed queen's own square among them.
+    pub(super) fn open_count(&self, p: &Position<W>) -> u32 {
+        p.rows.iter().map(|w| w.count_ones()).sum()
     }
 
     /// The queens of a position with every row placed, as the column of each row.
@@ -521,6 +540,9 @@ mod tests {
                 prop_assert_eq!(test(&once, g), count >= 1);
                 prop_assert_eq!(test(&twice, g), count >= 2);
                 prop_assert_eq!(test(&thrice, g), count >= 3);
+                for k in 1..=4 {
+                    prop_assert_eq!(test(&layout.exactly(&x, k), g), count == k);
+                }
                 prop_assert_eq!(layout.bits_of(&x, i).count(), count);
                 let first = line.iter().position(|&b| b).map(|k| usize::from(layout.start[i]) + k);
                 prop_assert_eq!(layout.first(&x, i), first);

@@ -10,10 +10,16 @@
 //! `and not` per layout and the guards' arithmetic, a few times cheaper than a node there
 //! (`docs/completion.md`, "Probing on the packed board").
 //!
-//! Rows are chosen smallest first, a column when it has fewer squares than every row (as in
-//! `search.rs`), and a square that fails is taken off before its sibling is tried, with
-//! propagation. There is no trail: a child is a copy of its parent's position.
+//! The trials also choose the line to branch on, as a look-ahead SAT solver (march) chooses
+//! its variable: of the lines of two squares, the one whose two trial queens took off the
+//! most squares, by their product (when no line has two, the lines of three are probed and
+//! chosen from in the same way; with none of those either, the smallest row, or a column with
+//! fewer squares than every row, as in `search.rs`). A line whose every branch shrinks the
+//! board a lot has the smallest subtrees below it: this halves the nodes of a proof. A
+//! square that fails is taken off before its sibling is tried, with propagation. There is no
+//! trail: a child is a copy of its parent's position.
 
+use std::cmp::Reverse;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -85,6 +91,19 @@ struct Prober<const W: usize> {
     rng: ChaCha8Rng,
     /// The search of [`Probe::resume`], between its calls.
     walk: Option<Walk<W>>,
+    look: Lookahead,
+}
+
+/// What the trials of the current node found, to choose its branching line.
+struct Lookahead {
+    /// A count of nodes probed: the current node's number.
+    node: u64,
+    /// The size of the lines probed at the current node: 2, or 3 when no line had two; 0
+    /// when no line had three either.
+    size: usize,
+    /// Per square, its last trial that held: the node's number, and how many squares its
+    /// queen and propagation took off.
+    taken: Vec<(u64, u32)>,
 }
 
 impl<const W: usize> Prober<W> {
@@ -102,6 +121,11 @@ impl<const W: usize> Prober<W> {
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             root: ok.then_some(root),
             walk: None,
+            look: Lookahead {
+                node: 0,
+                size: 0,
+                taken: vec![(0, 0); board.square.len()],
+            },
             board,
         })
     }
@@ -139,6 +163,8 @@ impl<const W: usize> Probe for Prober<W> {
                 deadline,
                 stop,
                 found: None,
+                look: &mut self.look,
+                least_first: true,
             };
             match run.outcome(&mut Walk::new(root.clone())) {
                 Some((found, status)) => break (status, found),
@@ -188,6 +214,9 @@ impl<const W: usize> Probe for Prober<W> {
             deadline,
             stop,
             found: None,
+            look: &mut self.look,
+            // In turns, learning finds most completions; middle-out found more there.
+            least_first: false,
         };
         let (found, status) = run.outcome(walk).expect("no failure budget, no restart");
         if matches!(status, Status::Stopped | Status::Exhausted) {
@@ -283,6 +312,9 @@ struct Run<'a, const W: usize> {
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     found: Option<Vec<u32>>,
+    look: &'a mut Lookahead,
+    /// Squares whose trial took off least first (ties middle-out), rather than middle-out.
+    least_first: bool,
 }
 
 impl<const W: usize> Run<'_, W> {
@@ -378,7 +410,9 @@ impl<const W: usize> Run<'_, W> {
 
     /// The open squares of `line` in `p`, in the order to try them: middle-out, as the plain
     /// search (a queen near the centre leaves the most room to the others when it is right,
-    /// and a completion is found sooner), turned by the run's salt.
+    /// and a completion is found sooner); with `least_first`, those whose trial at this node
+    /// took off fewest squares first (the most room left, as a look-ahead SAT solver picks a
+    /// branch), ties middle-out. Turned by the run's salt.
     fn order(&self, p: &Position<W>, line: usize, rows: bool) -> Vec<usize> {
         let (layout, open) = if rows {
             (&self.board.rows, &p.rows)
@@ -394,6 +428,14 @@ impl<const W: usize> Run<'_, W> {
             let v = usize::from(if rows { square[s].1 } else { square[s].0 });
             ((2 * v).abs_diff(n - 1), v)
         });
+        if self.least_first {
+            let look = &*self.look;
+            // A square without a trial at this node (a line above three) goes last.
+            squares.sort_by_key(|&s| match look.taken[s] {
+                (node, taken) if node == look.node => taken,
+                _ => u32::MAX,
+            });
+        }
         if self.salt != 0 {
             let turn = self.salt.wrapping_mul(line as u64 + 1) >> 32;
             let len = squares.len();
@@ -430,14 +472,24 @@ impl<const W: usize> Run<'_, W> {
         ControlFlow::Continue(())
     }
 
-    /// Tries a queen on each square of each open line of two squares, with propagation, and
-    /// takes off every square whose trial fails; `false` if `p` fails then.
+    /// Tries a queen on each square of each open line of two squares (of three, if no line
+    /// has two), with propagation, and takes off every square whose trial fails; `false` if
+    /// `p` fails then. What each trial that holds takes off is kept in `self.look`.
     fn probe(&mut self, p: &mut Position<W>) -> bool {
-        for rows in [true, false] {
-            let pairs = self.board.pairs(p, rows);
-            let ok = each(&pairs, |g| self.probe_line(p, rows, g));
-            if !ok {
-                return false;
+        self.look.node += 1;
+        self.look.size = 0;
+        for size in [2, 3] {
+            let mut any = false;
+            for rows in [true, false] {
+                let lines = self.board.lines_of(p, rows, size);
+                any |= lines.iter().any(|&w| w != 0);
+                if !each(&lines, |g| self.probe_line(p, rows, g)) {
+                    return false;
+                }
+            }
+            if any {
+                self.look.size = size;
+                break;
             }
         }
         true
@@ -458,7 +510,10 @@ impl<const W: usize> Run<'_, W> {
             self.stats.probes += 1;
             let mut trial = p.clone();
             let mut forced = 0;
-            if !(board.place(&mut trial, s) && board.propagate(&mut trial, &mut forced)) {
+            if board.place(&mut trial, s) && board.propagate(&mut trial, &mut forced) {
+                let taken = board.open_count(p) - board.open_count(&trial);
+                self.look.taken[s] = (self.look.node, taken);
+            } else {
                 board.remove(p, s);
                 if !board.propagate(p, &mut self.stats.propagations) {
                     return false;
@@ -468,27 +523,18 @@ impl<const W: usize> Run<'_, W> {
         true
     }
 
-    /// The line to branch on, `(index, is_row)`: the open row with fewest squares (ties by
-    /// key), or a column with fewer than that; `None` when every row has its queen.
+    /// The line to branch on, `(index, is_row)`: by look-ahead among the lines probed, else
+    /// the open row with fewest squares (ties by key), or a column with fewer than that;
+    /// `None` when every row has its queen.
     fn choose(&self, p: &Position<W>) -> Option<(usize, bool)> {
         let board = self.board;
         if p.queens == board.n {
             return None;
         }
-        // After probing, a line of two is the smallest there can be (propagation leaves no
-        // line of one): found for all rows at once.
-        let mut best: Option<(u32, u64, usize)> = None;
-        let pairs = board.pairs(p, true);
-        each(&pairs, |g| {
-            let r = board.rows.line_of(g);
-            if best.is_none_or(|(_, k, _)| self.key[r] < k) {
-                best = Some((2, self.key[r], r));
-            }
-            true
-        });
-        if let Some((_, _, r)) = best {
-            return Some((r, true));
+        if let Some(line) = self.look_ahead(p) {
+            return Some(line);
         }
+        let mut best: Option<(u32, u64, usize)> = None;
         let open: Bits<W> = std::array::from_fn(|i| board.rows.guard[i] & !p.rows_done[i]);
         each(&open, |g| {
             let r = board.rows.line_of(g);
@@ -510,5 +556,170 @@ impl<const W: usize> Run<'_, W> {
             true
         });
         Some(column.map_or((row, true), |(_, c)| (c, false)))
+    }
+
+    /// The line of the size probed at this node (or of two, where a failed trial cut a line
+    /// of three) whose trials took off the most squares: the product of what each square's
+    /// trial took off, then their sum, then rows before columns and the row's key. A square
+    /// whose trial was not made at this node counts as taking nothing. `None` if no line was
+    /// probed.
+    fn look_ahead(&self, p: &Position<W>) -> Option<(usize, bool)> {
+        let board = self.board;
+        let look = &*self.look;
+        let mut best: Option<(u64, Reverse<u64>, usize, bool)> = None;
+        for size in [2, look.size] {
+            if size == 0 || best.is_some() {
+                break;
+            }
+            for rows in [true, false] {
+                let (layout, open) = if rows {
+                    (&board.rows, &p.rows)
+                } else {
+                    (&board.cols, &p.cols)
+                };
+                each(&board.lines_of(p, rows, size), |g| {
+                    let line = layout.line_of(g);
+                    let (mut product, mut sum) = (1u64, 0u64);
+                    for b in layout.bits_of(open, line) {
+                        let (node, taken) = look.taken[layout.square_at(b)];
+                        let taken = if node == look.node {
+                            u64::from(taken)
+                        } else {
+                            0
+                        };
+                        product = product.saturating_mul(taken);
+                        sum += taken;
+                    }
+                    let score = product.saturating_mul(1024).saturating_add(sum);
+                    let key = Reverse(if rows { self.key[line] } else { u64::MAX });
+                    if best.is_none_or(|(s, k, _, _)| (score, key) > (s, k)) {
+                        best = Some((score, key, line, rows));
+                    }
+                    true
+                });
+            }
+        }
+        best.map(|(_, _, line, rows)| (line, rows))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// The squares a trial queen on `s` takes off `p`, with propagation, made here again.
+    fn taken<const W: usize>(board: &Packed<W>, p: &Position<W>, s: usize) -> u64 {
+        let mut trial = p.clone();
+        assert!(board.place(&mut trial, s) && board.propagate(&mut trial, &mut 0));
+        u64::from(board.open_count(p) - board.open_count(&trial))
+    }
+
+    /// The score of a line as `look_ahead` defines it, from trials made here on a copy of `p`.
+    fn score<const W: usize>(board: &Packed<W>, p: &Position<W>, squares: &[usize]) -> u64 {
+        let taken = squares.iter().map(|&s| taken(board, p, s));
+        1024 * taken.clone().product::<u64>() + taken.sum::<u64>()
+    }
+
+    #[test]
+    fn look_ahead_chooses_a_line_whose_trials_take_the_most() {
+        // Positions a few random queens deep on boards near the transition, where probing
+        // took nothing off (so every trial saw the position checked here): the line chosen
+        // scores highest among the open lines of the size probed, each counted square by
+        // square, and its squares come least taken first.
+        let mut rng = ChaCha8Rng::seed_from_u64(18);
+        let never = AtomicBool::new(false);
+        let (mut checked, mut threes) = (0, 0);
+        for _ in 0..400 {
+            let n = rng.gen_range(16..=40);
+            let inst = super::super::blocked_board(
+                n,
+                n * n * rng.gen_range(72..=86) / 100,
+                1,
+                rng.r#gen(),
+            );
+            let options = Options::default();
+            let Some(mut prober) = Prober::<8>::new(&inst, &options) else {
+                continue;
+            };
+            let Some(mut p) = prober.root.clone() else {
+                continue;
+            };
+            let board = &prober.board;
+            for _ in 0..rng.gen_range(0..4) {
+                // An open square of a row without its queen (a queen keeps its own square).
+                let open: Vec<usize> = (0..board.square.len())
+                    .filter(|&s| {
+                        let row = usize::from(board.square[s].0);
+                        board.open(&p, s) && !test(&p.rows_done, board.rows.guard_of(row))
+                    })
+                    .collect();
+                if open.is_empty() {
+                    break;
+                }
+                let mut child = p.clone();
+                let s = open[rng.gen_range(0..open.len())];
+                if board.place(&mut child, s) && board.propagate(&mut child, &mut 0) {
+                    p = child;
+                }
+            }
+            let mut stats = Stats::default();
+            let mut run = Run {
+                board,
+                key: &centre_keys(n, |_| 0),
+                salt: 0,
+                stats: &mut stats,
+                restart_at: None,
+                node_cap: None,
+                work_cap: None,
+                deadline: None,
+                stop: &never,
+                found: None,
+                look: &mut prober.look,
+                least_first: true,
+            };
+            let before = p.clone();
+            if !run.probe(&mut p) || p.rows != before.rows || run.look.size == 0 {
+                continue;
+            }
+            let size = run.look.size;
+            threes += usize::from(size == 3);
+            // The open lines of `size` squares, found square by square.
+            let mut best = 0;
+            for rows in [true, false] {
+                for line in 0..n {
+                    let squares: Vec<usize> = (0..board.square.len())
+                        .filter(|&s| {
+                            let (r, c) = board.square[s];
+                            usize::from(if rows { r } else { c }) == line && board.open(&p, s)
+                        })
+                        .collect();
+                    let layout = if rows { &board.rows } else { &board.cols };
+                    let done = if rows { &p.rows_done } else { &p.cols_done };
+                    if squares.len() == size && !test(done, layout.guard_of(line)) {
+                        best = best.max(score(board, &p, &squares));
+                    }
+                }
+            }
+            let (line, rows) = run.look_ahead(&p).expect("a line of the size probed");
+            let layout = if rows { &board.rows } else { &board.cols };
+            let open = if rows { &p.rows } else { &p.cols };
+            let squares: Vec<usize> = layout
+                .bits_of(open, line)
+                .map(|b| layout.square_at(b))
+                .collect();
+            assert_eq!(squares.len(), size, "{inst}");
+            assert_eq!(score(board, &p, &squares), best, "{inst}");
+            let order: Vec<u64> = run
+                .order(&p, line, rows)
+                .iter()
+                .map(|&s| taken(board, &p, s))
+                .collect();
+            assert!(order.is_sorted(), "{inst}: {order:?}");
+            checked += 1;
+        }
+        assert!(checked >= 100 && threes >= 10, "{checked} {threes}");
     }
 }

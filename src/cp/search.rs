@@ -298,27 +298,22 @@ impl<W: Word> Learning<W> {
     }
 
     fn probe(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
-        let (instance, options) = (&self.instance, &self.search.options);
-        // Without blocked squares the board is far from any transition, and restarts of the
-        // plain search find its completions at once.
-        let dual = self.search.dual;
-        match self
-            .prober
-            .get_or_insert_with(|| dual.then(|| prober(instance, options)).flatten())
-        {
-            Some(prober) => prober.find(options, &mut self.search.stats, stop),
-            None => self.search.find(stop),
+        let Learning {
+            prober,
+            instance,
+            search,
+            ..
+        } = self;
+        match made(prober, instance, search) {
+            Some(prober) => prober.find(&search.options, &mut search.stats, stop),
+            None => search.find(stop),
         }
     }
 
     /// Learning and probing in turns (`Mode::Turns`), within the caller's limits.
     fn turns(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
-        let (instance, options) = (&self.instance, self.search.options);
-        if self
-            .prober
-            .get_or_insert_with(|| prober(instance, &options))
-            .is_none()
-        {
+        let options = self.search.options;
+        if made(&mut self.prober, &self.instance, &self.search).is_none() {
             return self.learn(stop);
         }
         let started = Instant::now();
@@ -338,11 +333,7 @@ impl<W: Word> Learning<W> {
             if learned.1 != Status::NodeLimit || left.is_some_and(|l| l <= turn_learn) {
                 break learned;
             }
-            let prober = self
-                .prober
-                .as_mut()
-                .and_then(Option::as_mut)
-                .expect("made above");
+            let prober = made(&mut self.prober, &self.instance, &self.search).expect("made above");
             let stats = &mut self.search.stats;
             let probed = prober.resume(turn_probe, cap, deadline, stats, stop);
             if probed.1 != Status::NodeLimit || cap.is_some_and(|c| stats.nodes >= c) {
@@ -381,6 +372,23 @@ impl<W: Word> Learning<W> {
         self.search.options = options;
         plain
     }
+}
+
+/// The search with probing of [`Learning`], made on first use: `None` where the board has no
+/// blocked squares (it is far from any transition, and restarts of the plain search find its
+/// completions at once) or the packed board does not hold it.
+fn made<'a, W: Word>(
+    slot: &'a mut Option<Option<Box<dyn Probe>>>,
+    instance: &Instance,
+    search: &Search<Bits<W>>,
+) -> Option<&'a mut (dyn Probe + 'static)> {
+    slot.get_or_insert_with(|| {
+        search
+            .dual
+            .then(|| prober(instance, &search.options))
+            .flatten()
+    })
+    .as_deref_mut()
 }
 
 impl<W: Word> Engine for Learning<W> {

@@ -594,7 +594,8 @@ fn probing_agrees_with_the_plain_search_near_the_transition() {
 #[test]
 fn probing_in_small_turns_walks_the_tree_of_one_search() {
     // The resumable search of `Mode::Turns`, stopped every few nodes and resumed, against one
-    // call without restarts: the same answer, the same nodes, failures and probes.
+    // call that goes to the end: the same answer, the same nodes, failures and probes; and
+    // the same verdict as the search with probing alone (whose order of squares differs).
     let mut rng = ChaCha8Rng::seed_from_u64(17);
     let never = std::sync::atomic::AtomicBool::new(false);
     let mut turns = 0;
@@ -606,8 +607,12 @@ fn probing_in_small_turns_walks_the_tree_of_one_search() {
             restarts: false,
             ..Options::default()
         };
-        let mut whole = Solver::new(&inst, options).probing(true);
-        let (expected, status) = whole.find();
+        let alone = Solver::new(&inst, options).probing(true).find();
+        let mut whole = super::probe::prober(&inst, &options).expect("fits");
+        let mut a = super::Stats::default();
+        let (expected, status) = whole.resume(u64::MAX, None, None, &mut a, &never);
+        assert_eq!(expected.is_some(), alone.0.is_some(), "{inst}");
+        assert_eq!(status, alone.1, "{inst}");
         let mut prober = super::probe::prober(&inst, &options).expect("fits");
         let mut stats = super::Stats::default();
         let (found, end) = loop {
@@ -620,7 +625,6 @@ fn probing_in_small_turns_walks_the_tree_of_one_search() {
         };
         assert_eq!(end, status, "{inst}");
         assert_eq!(found, expected, "{inst}");
-        let a = whole.stats();
         assert_eq!(
             (a.nodes, a.failures, a.probes),
             (stats.nodes, stats.failures, stats.probes),
