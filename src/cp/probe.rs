@@ -209,7 +209,7 @@ impl<const W: usize> Probe for Prober<W> {
             restart_at: None,
             node_cap,
             // A trial and a node cost about in proportion to the words of the board.
-            work_cap: Some(self::work(stats).saturating_add(work * 12 / W as u64)),
+            work_cap: Some(self::work(stats).saturating_add(work.saturating_mul(12) / W as u64)),
             stats: &mut *stats,
             deadline,
             stop,
