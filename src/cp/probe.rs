@@ -501,6 +501,8 @@ impl<const W: usize> Run<'_, W> {
         let layout = if rows { &board.rows } else { &board.cols };
         let open = if rows { p.rows } else { p.cols };
         let line = layout.line_of(g);
+        // The open squares of `p`, counted again only when a failed trial changes `p`.
+        let mut before = board.open_count(p);
         for b in layout.bits_of(&open, line) {
             let done = if rows { &p.rows_done } else { &p.cols_done };
             let s = layout.square_at(b);
@@ -511,13 +513,14 @@ impl<const W: usize> Run<'_, W> {
             let mut trial = p.clone();
             let mut forced = 0;
             if board.place(&mut trial, s) && board.propagate(&mut trial, &mut forced) {
-                let taken = board.open_count(p) - board.open_count(&trial);
+                let taken = before - board.open_count(&trial);
                 self.look.taken[s] = (self.look.node, taken);
             } else {
                 board.remove(p, s);
                 if !board.propagate(p, &mut self.stats.propagations) {
                     return false;
                 }
+                before = board.open_count(p);
             }
         }
         true
