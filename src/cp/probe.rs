@@ -18,6 +18,12 @@
 //! board a lot has the smallest subtrees below it: this halves the nodes of a proof. A
 //! square that fails is taken off before its sibling is tried, with propagation. There is no
 //! trail: a child is a copy of its parent's position.
+//!
+//! The last search is two walks on one tree ([`Split`]), one trying first the squares whose
+//! trial took off least, the other middle-out, in turns: a walk whose part is done takes over
+//! an untried square of the other's shallowest node. The parts never overlap, so a proof
+//! costs what one walk costs, and a completion one order reaches late the other may reach
+//! early.
 
 use std::cmp::Reverse;
 use std::ops::ControlFlow;
@@ -42,6 +48,14 @@ const CLOCK_EVERY: u64 = 256;
 const RESTART_BASE: u64 = 256;
 const RESTART_RUNS: u64 = 15;
 
+/// A turn of one walk of a [`Split`], in units of [`work`] at 12 words: about 10 ms.
+const SPLIT_TURN: u64 = 40_000;
+
+/// The work the first walk of [`Probe::find`]'s last search does alone before the second
+/// joins (about a second at 12 words): a completion that the first order reaches soon is
+/// reached as soon as before.
+const FIND_ALONE: u64 = 4_000_000;
+
 /// The search with probing of one instance, whatever the width of its packed board.
 pub(super) trait Probe {
     /// Looks for one completion, within `options`' limits (counted from now) and `stop`,
@@ -53,10 +67,11 @@ pub(super) trait Probe {
         stop: &AtomicBool,
     ) -> (Option<Placement>, Status);
 
-    /// Goes on with one search without restarts, kept between calls (started on the first),
-    /// for up to `work` more units of [`work`], until the node count `node_cap`, `deadline` or
-    /// `stop`: [`Status::NodeLimit`] when the work or the nodes are spent, and the search can
-    /// go on. The search starts again after it ends.
+    /// Goes on with one search without restarts (two walks on its tree, middle-out first),
+    /// kept between calls (started on the first), for up to `work` more units of [`work`],
+    /// until the node count `node_cap`, `deadline` or `stop`: [`Status::NodeLimit`] when the
+    /// work or the nodes are spent, and the search can go on. The search starts again after
+    /// it ends.
     fn resume(
         &mut self,
         work: u64,
@@ -90,7 +105,9 @@ struct Prober<const W: usize> {
     key: Vec<u64>,
     rng: ChaCha8Rng,
     /// The search of [`Probe::resume`], between its calls.
-    walk: Option<Walk<W>>,
+    split: Option<Split<W>>,
+    /// A turn of one walk of a [`Split`], in units of [`work`] at 12 words.
+    turn: u64,
     look: Lookahead,
 }
 
@@ -120,7 +137,8 @@ impl<const W: usize> Prober<W> {
             key: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             root: ok.then_some(root),
-            walk: None,
+            split: None,
+            turn: SPLIT_TURN,
             look: Lookahead {
                 node: 0,
                 size: 0,
@@ -139,24 +157,21 @@ impl<const W: usize> Probe for Prober<W> {
         stop: &AtomicBool,
     ) -> (Option<Placement>, Status) {
         let started = Instant::now();
-        let Some(root) = &self.root else {
+        let Some(root) = self.root.clone() else {
             return (None, Status::Exhausted);
         };
         let node_cap = options.node_limit.map(|l| stats.nodes + l);
         let deadline = options.time_limit.and_then(|t| started.checked_add(t));
-        let mut number = 1;
-        let mut salt = 0;
-        // Every call starts in the same order; so does its last run.
+        // Every call starts in the same order; so does its last search.
         let first = centre_keys(self.board.n, |_| 0);
         self.key.clone_from(&first);
-        let (status, found) = loop {
-            let budget =
-                (options.restarts && number <= RESTART_RUNS).then(|| RESTART_BASE * luby(number));
+        let mut salt = 0;
+        for number in (1..=RESTART_RUNS).filter(|_| options.restarts) {
             let run = Run {
                 board: &self.board,
                 key: &self.key,
                 salt,
-                restart_at: budget.map(|b| stats.failures + b),
+                restart_at: Some(stats.failures + RESTART_BASE * luby(number)),
                 stats: &mut *stats,
                 node_cap,
                 work_cap: None,
@@ -166,23 +181,19 @@ impl<const W: usize> Probe for Prober<W> {
                 look: &mut self.look,
                 least_first: true,
             };
-            match run.outcome(&mut Walk::new(root.clone())) {
-                Some((found, status)) => break (status, found),
-                None => {
-                    number += 1;
-                    stats.restarts += 1;
-                    if number > RESTART_RUNS {
-                        // The last run goes to the end, in the first run's order.
-                        self.key.clone_from(&first);
-                        salt = 0;
-                    } else {
-                        let rng = &mut self.rng;
-                        self.key = centre_keys(self.key.len(), |_| rng.r#gen::<u32>());
-                        salt = rng.r#gen::<u64>() | 1;
-                    }
-                }
+            if let Some((found, status)) = run.outcome(&mut Walk::new(root.clone(), true)) {
+                return finish(stats, started, found, status);
             }
-        };
+            stats.restarts += 1;
+            let rng = &mut self.rng;
+            self.key = centre_keys(self.key.len(), |_| rng.r#gen::<u32>());
+            salt = rng.r#gen::<u64>() | 1;
+        }
+        // The last search goes to the end, in the first run's order: two walks on its tree,
+        // least taken first and middle-out.
+        self.key.clone_from(&first);
+        let mut split = Split::new(root, true, FIND_ALONE);
+        let (found, status) = self.go_on(&mut split, u64::MAX, node_cap, deadline, stats, stop);
         finish(stats, started, found, status)
     }
 
@@ -198,31 +209,185 @@ impl<const W: usize> Probe for Prober<W> {
         let Some(root) = &self.root else {
             return (None, Status::Exhausted);
         };
-        if self.walk.is_none() {
-            self.key = centre_keys(self.board.n, |_| 0);
-        }
-        let walk = self.walk.get_or_insert_with(|| Walk::new(root.clone()));
-        let run = Run {
-            board: &self.board,
-            key: &self.key,
-            salt: 0,
-            restart_at: None,
-            node_cap,
-            // A trial and a node cost about in proportion to the words of the board.
-            work_cap: Some(self::work(stats).saturating_add(work.saturating_mul(12) / W as u64)),
-            stats: &mut *stats,
-            deadline,
-            stop,
-            found: None,
-            look: &mut self.look,
-            // In turns, learning finds most completions; middle-out found more there.
-            least_first: false,
+        let mut split = match self.split.take() {
+            Some(split) => split,
+            None => {
+                self.key = centre_keys(self.board.n, |_| 0);
+                // In turns with learning, middle-out first decided more boards at 100 and
+                // 128 than least taken first (docs/completion.md, "Two walks on one tree").
+                Split::new(root.clone(), false, 0)
+            }
         };
-        let (found, status) = run.outcome(walk).expect("no failure budget, no restart");
-        if matches!(status, Status::Stopped | Status::Exhausted) {
-            self.walk = None;
+        let (found, status) = self.go_on(&mut split, work, node_cap, deadline, stats, stop);
+        if status == Status::NodeLimit {
+            self.split = Some(split);
         }
         finish(stats, started, found, status)
+    }
+}
+
+impl<const W: usize> Prober<W> {
+    /// Goes on with `split` for up to `work` more units of [`work`] (scaled by the board's
+    /// words: a trial and a node cost about in proportion to them), until the node count
+    /// `node_cap`, `deadline` or `stop`. Its walks take turns of `self.turn` units; a walk
+    /// whose part of the tree is done takes over part of the other's. The turns are counted
+    /// in the split's own work, so the same split walks the same nodes however its calls cut
+    /// it.
+    fn go_on(
+        &mut self,
+        split: &mut Split<W>,
+        work: u64,
+        node_cap: Option<u64>,
+        deadline: Option<Instant>,
+        stats: &mut Stats,
+        stop: &AtomicBool,
+    ) -> (Option<Vec<u32>>, Status) {
+        let scaled = |units: u64| (units.saturating_mul(12) / W as u64).max(1);
+        let (end, turn) = (
+            self::work(stats).saturating_add(scaled(work)),
+            scaled(self.turn),
+        );
+        loop {
+            if split.spent >= split.turn_end {
+                if split.spent >= scaled(split.alone) || split.turn == 1 {
+                    split.turn ^= 1;
+                }
+                split.turn_end = split.spent.saturating_add(turn);
+            }
+            let now = self::work(stats);
+            if now >= end || node_cap.is_some_and(|cap| stats.nodes >= cap) {
+                return (None, Status::NodeLimit);
+            }
+            let [first, second] = &mut split.walks;
+            let (walk, other) = if split.turn == 0 {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            if walk.idle() {
+                match steal(&self.board, other, walk.least_first) {
+                    Some(frame) => {
+                        walk.stack.push(frame);
+                        walk.next = Step::Advance;
+                        split.steals += 1;
+                    }
+                    None if other.idle() => return (None, Status::Exhausted),
+                    None => {
+                        // Nothing to take yet: the other walk has the rest of this turn.
+                        split.turn_end = split.spent;
+                        continue;
+                    }
+                }
+            }
+            let run = Run {
+                board: &self.board,
+                key: &self.key,
+                salt: 0,
+                restart_at: None,
+                node_cap,
+                work_cap: Some(now.saturating_add(split.turn_end - split.spent).min(end)),
+                stats: &mut *stats,
+                deadline,
+                stop,
+                found: None,
+                look: &mut self.look,
+                least_first: walk.least_first,
+            };
+            let (found, status) = run.outcome(walk).expect("no failure budget, no restart");
+            split.spent += self::work(stats) - now;
+            match status {
+                // A turn or the call's work is spent, or this walk's part is done: the loop
+                // tells which.
+                Status::NodeLimit | Status::Exhausted => {}
+                _ => return (found, status),
+            }
+        }
+    }
+}
+
+/// Takes over, from the shallowest frame of `from` with an untried square, the one that a
+/// walk in the order `least_first` would try first there, as a frame of its own: the square
+/// is taken off `from`'s position (without propagation, which its next failure brings), so
+/// that the two parts of the tree do not overlap. `None` if every frame of `from` has tried
+/// all its squares.
+fn steal<const W: usize>(
+    board: &Packed<W>,
+    from: &mut Walk<W>,
+    least_first: bool,
+) -> Option<Frame<W>> {
+    let n = board.n;
+    from.stack.iter_mut().find_map(|frame| {
+        let (layout, done) = if frame.rows {
+            (&board.rows, &frame.position.rows_done)
+        } else {
+            (&board.cols, &frame.position.cols_done)
+        };
+        if test(done, layout.guard_of(frame.line)) {
+            // Propagation placed this line's queen: the frame is about to be searched as a
+            // new node, whole.
+            return None;
+        }
+        let rank = |k: usize| {
+            let (r, c) = board.square[frame.squares[k]];
+            let v = usize::from(if frame.rows { c } else { r });
+            let taken = if least_first { frame.taken[k] } else { 0 };
+            (taken, (2 * v).abs_diff(n - 1), v)
+        };
+        let k = (frame.next..frame.squares.len())
+            .filter(|&k| board.open(&frame.position, frame.squares[k]))
+            .min_by_key(|&k| rank(k))?;
+        let s = frame.squares.remove(k);
+        let taken = frame.taken.remove(k);
+        let position = frame.position.clone();
+        board.remove(&mut frame.position, s);
+        Some(Frame {
+            position,
+            line: frame.line,
+            rows: frame.rows,
+            squares: vec![s],
+            taken: vec![taken],
+            next: 0,
+            stolen: true,
+        })
+    })
+}
+
+/// Two walks on the tree of one search, taking turns (`Prober::go_on`): each searches its own
+/// part, in its own order of squares, and the parts never overlap, so a proof that no
+/// completion exists costs what one walk costs, while a completion that one order of
+/// squares reaches late may be reached early by the other (docs/completion.md, "Two walks
+/// on one tree").
+struct Split<const W: usize> {
+    walks: [Walk<W>; 2],
+    /// The walk whose turn it is.
+    turn: usize,
+    /// The work done by both walks so far, and the count at which this turn ends.
+    spent: u64,
+    turn_end: u64,
+    /// The work the first walk does alone before the second joins.
+    alone: u64,
+    /// Parts of the tree taken over so far.
+    steals: u64,
+}
+
+impl<const W: usize> Split<W> {
+    /// The first walk starts at `root`, least taken first if `least_first`, and the second,
+    /// in the other order, takes its first part from the first.
+    fn new(root: Position<W>, least_first: bool, alone: u64) -> Self {
+        let second = Walk {
+            stack: Vec::new(),
+            next: Step::Advance,
+            least_first: !least_first,
+        };
+        Split {
+            walks: [Walk::new(root, least_first), second],
+            // The first turn ends at once and passes to the first walk.
+            turn: 1,
+            spent: 0,
+            turn_end: 0,
+            alone,
+            steals: 0,
+        }
     }
 }
 
@@ -255,18 +420,26 @@ fn centre_keys(n: usize, mut low: impl FnMut(usize) -> u32) -> Vec<u64> {
         .collect()
 }
 
-/// A depth-first search in progress: its frames from the root down, and what to do next.
+/// A depth-first search in progress: its frames from the root down, what to do next, and
+/// its order of squares (least taken first, or middle-out).
 struct Walk<const W: usize> {
     stack: Vec<Frame<W>>,
     next: Step<W>,
+    least_first: bool,
 }
 
 impl<const W: usize> Walk<W> {
-    fn new(root: Position<W>) -> Self {
+    fn new(root: Position<W>, least_first: bool) -> Self {
         Walk {
             stack: Vec::new(),
             next: Step::Enter(root),
+            least_first,
         }
+    }
+
+    /// Whether its part of the tree is done: nothing left to search.
+    fn idle(&self) -> bool {
+        self.stack.is_empty() && !matches!(self.next, Step::Enter(_))
     }
 }
 
@@ -277,14 +450,19 @@ struct Frame<const W: usize> {
     line: usize,
     rows: bool,
     squares: Vec<usize>,
+    /// What each square's trial took off at this node ([`Run::taken`]).
+    taken: Vec<u32>,
     next: usize,
+    /// Taken over from another walk ([`steal`]): its one square is this walk's part, and the
+    /// rest of the line the other walk's.
+    stolen: bool,
 }
 
 /// The next move of a [`Walk`].
 enum Step<const W: usize> {
     /// Search below this propagated position, a child of the top frame (or the root).
     Enter(Position<W>),
-    /// The top frame's last square has no completion.
+    /// The top frame's last square has no completion, or none but those found already.
     Failed,
     /// Try the top frame's next square.
     Advance,
@@ -342,24 +520,34 @@ impl<const W: usize> Run<'_, W> {
                         continue;
                     }
                     let Some((line, rows)) = self.choose(&p) else {
+                        // A walk that goes on after a completion goes on past it.
+                        walk.next = Step::Failed;
                         self.found = Some(board.columns(&p));
                         return ControlFlow::Break(End::Found);
                     };
                     let squares = self.order(&p, line, rows);
+                    let taken = squares.iter().map(|&s| self.taken(s)).collect();
                     walk.stack.push(Frame {
                         position: p,
                         line,
                         rows,
                         squares,
+                        taken,
                         next: 0,
+                        stolen: false,
                     });
                 }
                 Step::Failed => {
-                    // No completion has a queen on the square last tried here: off it goes,
-                    // for the siblings too.
+                    // No completion (not found already) has a queen on the square last tried
+                    // here: off it goes, for the siblings too.
                     let Some(top) = walk.stack.last_mut() else {
                         return ControlFlow::Continue(());
                     };
+                    if top.stolen {
+                        walk.stack.pop();
+                        walk.next = Step::Failed;
+                        continue;
+                    }
                     board.remove(&mut top.position, top.squares[top.next - 1]);
                     if !board.propagate(&mut top.position, &mut self.stats.propagations) {
                         walk.stack.pop();
@@ -429,12 +617,7 @@ impl<const W: usize> Run<'_, W> {
             ((2 * v).abs_diff(n - 1), v)
         });
         if self.least_first {
-            let look = &*self.look;
-            // A square without a trial at this node (a line above three) goes last.
-            squares.sort_by_key(|&s| match look.taken[s] {
-                (node, taken) if node == look.node => taken,
-                _ => u32::MAX,
-            });
+            squares.sort_by_key(|&s| self.taken(s));
         }
         if self.salt != 0 {
             let turn = self.salt.wrapping_mul(line as u64 + 1) >> 32;
@@ -442,6 +625,15 @@ impl<const W: usize> Run<'_, W> {
             squares.rotate_left(turn as usize % len);
         }
         squares
+    }
+
+    /// What the trial of square `s` at this node took off; `u32::MAX` (last) for a square
+    /// without a trial at this node (a line above three).
+    fn taken(&self, s: usize) -> u32 {
+        match self.look.taken[s] {
+            (node, taken) if node == self.look.node => taken,
+            _ => u32::MAX,
+        }
     }
 
     /// Counts a failure; a restart if the run's budget is spent.
@@ -603,6 +795,38 @@ impl<const W: usize> Run<'_, W> {
             }
         }
         best.map(|(_, _, line, rows)| (line, rows))
+    }
+}
+
+/// Every completion of `instance`, as the two walks of a [`Split`] find them one after
+/// another (the walks go on after each), with turns of `turn` units, the second walk joining
+/// after `alone`; and how many parts of the tree were taken over. For the tests.
+#[cfg(test)]
+pub(super) fn split_completions(
+    instance: &Instance,
+    least_first: bool,
+    alone: u64,
+    turn: u64,
+) -> (Vec<Vec<u32>>, u64) {
+    let options = Options {
+        restarts: false,
+        ..Options::default()
+    };
+    let mut prober = Prober::<8>::new(instance, &options).expect("a small board");
+    let Some(root) = prober.root.clone() else {
+        return (Vec::new(), 0);
+    };
+    prober.turn = turn;
+    prober.key = centre_keys(instance.n(), |_| 0);
+    let mut split = Split::new(root, least_first, alone);
+    let (mut stats, never) = (Stats::default(), AtomicBool::new(false));
+    let mut found = Vec::new();
+    loop {
+        match prober.go_on(&mut split, u64::MAX, None, None, &mut stats, &never) {
+            (Some(columns), _) => found.push(columns),
+            (None, Status::Exhausted) => return (found, split.steals),
+            (None, status) => panic!("{status:?}"),
+        }
     }
 }
 

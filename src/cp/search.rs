@@ -117,19 +117,24 @@ const RESTART_RUNS: u64 = 15;
 /// squares, to find one completion).
 const LEARN_FROM: usize = 100;
 
-/// Boards from this width to `LEARN_FIRST_FROM` search with probing by default, where their
-/// packed board holds them (docs/completion.md, "Probing on the packed board"): at 80 it
-/// proves "none" in half the time of the plain search or less, and finds completions as
-/// fast. Below, the plain search is kept (the boards of up to 64 columns were not measured
-/// to gain).
+/// Boards from this width to `LEARN_FIRST_FROM` search with probing alone by default, for
+/// `PROBE_FIRST_NODES`, then learn and probe in turns, where their packed board holds them
+/// (docs/completion.md, "Probing on the packed board" and "Two walks on one tree"): at 80
+/// probing proves "none" in half the time of the plain search or less, and decides the easy
+/// boards fastest alone; the turns find completions that probing alone misses. Below, the
+/// plain search is kept (the boards of up to 64 columns were not measured to gain).
 const PROBE_FROM: usize = 65;
 
-/// A turn of `Mode::Turns`: learning's in nodes (about 20 ms at 100 columns), probing's in
+/// How long a `PROBE_FROM` board searches with probing alone, in nodes (about 0.4 s at 80
+/// columns near the transition).
+const PROBE_FIRST_NODES: u64 = 50_000;
+
+/// A turn of `Mode::Turns`: learning's in nodes (about 5 ms at 100 columns), probing's in
 /// units of `probe::work` (about 60 ms), so that probing, which proves "none" several times
-/// faster, has three quarters of the time, and learning, which finds the completions, the
-/// rest (docs/completion.md, "Probing on the packed board"). Each round the turns grow by a
-/// quarter.
-const TURN_LEARN: u64 = 2_000;
+/// faster and whose two walks find most completions, has twelve parts of the time in
+/// thirteen, and learning, which finds other completions, the rest (docs/completion.md, "Two
+/// walks on one tree"). Each round the turns grow by a quarter.
+const TURN_LEARN: u64 = 500;
 const TURN_PROBE: u64 = 240_000;
 
 /// Boards from this width to `LEARN_FROM` learn first, for `LEARN_FIRST_NODES`, then search
@@ -244,7 +249,8 @@ struct Learning<W: Word> {
     /// inside if it does not.
     prober: Option<Option<Box<dyn Probe>>>,
     mode: Mode,
-    /// How long `Mode::LearnFirst` learns, in nodes.
+    /// How long the first stage of `Mode::LearnFirst` or `Mode::ProbeFirst` goes on, in
+    /// nodes.
     first_nodes: u64,
 }
 
@@ -262,26 +268,32 @@ enum Mode {
     /// restart), until one decides; learning alone where the packed board does not hold the
     /// instance.
     Turns,
+    /// The search with probing alone for `first_nodes`, then `Turns`.
+    ProbeFirst,
 }
 
 impl<W: Word> Learning<W> {
     fn new(board: Bits<W>, instance: &Instance, options: Options) -> Self {
         let search = Search::new(board, instance, options);
+        // Measured (docs/completion.md): at 60 learning takes more time than the plain
+        // search; at 80 and 90 it misses completions the plain search finds alone, and
+        // probing proves "none" in half the time of the plain search or less; at 100 and 128
+        // probing proves "none" four to five times faster than learning, which finds
+        // completions that probing misses: there they take turns. At 80 probing alone
+        // decides the easy boards first, then the two take turns ("Two walks on one tree").
+        let mode = match instance.n() {
+            _ if !search.dual => Mode::Plain,
+            n if n >= LEARN_FROM => Mode::Turns,
+            n if n >= LEARN_FIRST_FROM => Mode::LearnFirst,
+            n if n >= PROBE_FROM => Mode::ProbeFirst,
+            _ => Mode::Plain,
+        };
         Learning {
-            // Measured (docs/completion.md): at 60 learning takes more time than the plain
-            // search; at 80 and 90 it misses completions the plain search finds, and probing
-            // proves "none" in half the time of the plain search or less and finds most
-            // completions as fast; at 100 and 128 probing proves "none" four to five times
-            // faster than learning, which finds the completions that probing misses: there
-            // they take turns.
-            mode: match instance.n() {
-                _ if !search.dual => Mode::Plain,
-                n if n >= LEARN_FROM => Mode::Turns,
-                n if n >= LEARN_FIRST_FROM => Mode::LearnFirst,
-                n if n >= PROBE_FROM => Mode::Probe,
-                _ => Mode::Plain,
+            mode,
+            first_nodes: match mode {
+                Mode::ProbeFirst => PROBE_FIRST_NODES,
+                _ => LEARN_FIRST_NODES,
             },
-            first_nodes: LEARN_FIRST_NODES,
             learner: None,
             instance: instance.clone(),
             prober: None,
@@ -344,33 +356,50 @@ impl<W: Word> Learning<W> {
         result
     }
 
+    /// The search with probing alone for `first_nodes`, then learning and probing in turns
+    /// (from the root again), within what is left of the caller's limits.
+    fn probe_first(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
+        self.stages(stop, Self::probe, Self::turns)
+    }
+
     /// Learning for `first_nodes`, then the plain search as it would have run alone
     /// (same tie-breaking), within what is left of the caller's limits.
     fn learn_first(&mut self, stop: &AtomicBool) -> (Option<Placement>, Status) {
+        let ties = (self.search.key.clone(), self.search.rng.clone());
+        self.stages(stop, Self::learn, |learning, stop| {
+            (learning.search.key, learning.search.rng) = ties;
+            learning.search.find(stop)
+        })
+    }
+
+    /// `first` for `first_nodes` (or less, within the caller's node limit), then, if that
+    /// did not decide, `then` within what is left of the caller's limits.
+    fn stages(
+        &mut self,
+        stop: &AtomicBool,
+        first: impl FnOnce(&mut Self, &AtomicBool) -> (Option<Placement>, Status),
+        then: impl FnOnce(&mut Self, &AtomicBool) -> (Option<Placement>, Status),
+    ) -> (Option<Placement>, Status) {
         let started = Instant::now();
         let options = self.search.options;
-        let (nodes, ties) = (
-            self.search.stats.nodes,
-            (self.search.key.clone(), self.search.rng.clone()),
-        );
+        let nodes = self.search.stats.nodes;
         let budget = options
             .node_limit
             .map_or(self.first_nodes, |l| l.min(self.first_nodes));
         self.search.options.node_limit = Some(budget);
-        let learned = self.learn(stop);
+        let early = first(self, stop);
         self.search.options = options;
-        if learned.1 != Status::NodeLimit || options.node_limit == Some(budget) {
-            return learned;
+        if early.1 != Status::NodeLimit || options.node_limit == Some(budget) {
+            return early;
         }
         let used = self.search.stats.nodes - nodes;
-        self.search.options.node_limit = options.node_limit.map(|l| l - used);
+        self.search.options.node_limit = options.node_limit.map(|l| l.saturating_sub(used));
         self.search.options.time_limit = options
             .time_limit
             .map(|t| t.saturating_sub(started.elapsed()));
-        (self.search.key, self.search.rng) = ties;
-        let plain = self.search.find(stop);
+        let late = then(self, stop);
         self.search.options = options;
-        plain
+        late
     }
 }
 
@@ -399,6 +428,7 @@ impl<W: Word> Engine for Learning<W> {
             Mode::LearnFirst => self.learn_first(stop),
             Mode::Probe => self.probe(stop),
             Mode::Turns => self.turns(stop),
+            Mode::ProbeFirst => self.probe_first(stop),
         }
     }
 

@@ -592,6 +592,44 @@ fn probing_agrees_with_the_plain_search_near_the_transition() {
 }
 
 #[test]
+fn two_walks_find_every_completion_once() {
+    // The two walks of a split, in turns of a few nodes and going on after each completion,
+    // enumerate the completions: each once (the parts they take over never overlap) and all
+    // of them (none is lost between the parts), whichever order goes first and however long
+    // it goes alone. Against the oracle on small boards, and against the plain search's
+    // enumeration on boards near the transition.
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let mut steals = 0;
+    for i in 0..3300 {
+        let (inst, expected) = if i < 3000 {
+            let inst = random_instance(&mut rng);
+            let expected = oracle(&inst);
+            (inst, expected)
+        } else {
+            let n = rng.gen_range(14..=24);
+            let share = rng.gen_range(66..=84);
+            let inst = super::blocked_board(n, n * n * share / 100, 1, rng.r#gen());
+            let mut plain = Solver::new(&inst, Options::default()).learning(false);
+            let (all, status) = all(&mut plain);
+            assert_eq!(status, Status::Exhausted);
+            (inst, all.len() as u64)
+        };
+        let alone = [0, 20, 200][rng.gen_range(0..3)];
+        let turn = rng.gen_range(1..=40);
+        let (found, stolen) = super::probe::split_completions(&inst, i % 2 == 0, alone, turn);
+        let mut found: Vec<Placement> = found.into_iter().map(Placement::new).collect();
+        assert!(found.iter().all(|p| inst.admits(p)), "{inst}");
+        found.sort();
+        let before = found.len();
+        found.dedup();
+        assert_eq!(found.len(), before, "{inst}: a completion found twice");
+        assert_eq!(before as u64, expected, "{inst}");
+        steals += stolen;
+    }
+    assert!(steals >= 2_500, "{steals}");
+}
+
+#[test]
 fn probing_in_small_turns_walks_the_tree_of_one_search() {
     // The resumable search of `Mode::Turns`, stopped every few nodes and resumed, against one
     // call that goes to the end: the same answer, the same nodes, failures and probes; and

@@ -63,6 +63,10 @@ fn wide_boards_learn_by_default_and_agree_with_the_plain_search() {
             }
             let (a, b) = (plain.find(), learning.find());
             assert_eq!(a.0.is_some(), b.0.is_some(), "{inst}");
+            // The default: probing alone first from 65, then turns (or learning first at 90).
+            let default = Solver::new(&inst, Options::default()).find();
+            assert_eq!(a.0.is_some(), default.0.is_some(), "{inst}");
+            assert!(default.0.is_none_or(|p| inst.admits(&p)), "{inst}");
             assert!(b.0.is_none_or(|p| inst.admits(&p)), "{inst}");
             assert_eq!(plain.stats().nogoods, 0);
             if learning.stats().failures > 1 {
@@ -77,8 +81,9 @@ fn wide_boards_learn_by_default_and_agree_with_the_plain_search() {
 #[test]
 fn learning_is_the_default_from_90_columns() {
     // The first board of each width whose search fails more than once (a no-good is learned
-    // from every failure but the last); the node limit keeps the plain search at 89 short, and
-    // ends the learning of 90 to 99 before it would give way to the plain search.
+    // from every failure but the last); the node limit keeps 89 in its first stage, probing
+    // alone (learning joins after 50,000 nodes), and ends the learning of 90 to 99 before it
+    // would give way to the plain search.
     let options = Options {
         node_limit: Some(20_000),
         ..Options::default()
