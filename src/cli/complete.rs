@@ -45,8 +45,9 @@ pub struct Args {
     #[arg(long)]
     no_restarts: bool,
     /// Learn no-goods from failures when looking for one completion, alone: by default boards
-    /// of 100 to 128 with blocked squares learn and probe in turns, and 90 to 99 learn for a
-    /// while, then search without; this turns learning alone on for any board up to 128.
+    /// of 100 to 128 with blocked squares learn and probe in turns (65 to 89 after probing
+    /// alone for a while), and 90 to 99 learn for a while, then search without; this turns
+    /// learning alone on for any board up to 128.
     #[arg(long, conflicts_with = "no_learning")]
     learning: bool,
     /// Do not learn no-goods from failures.
@@ -54,7 +55,8 @@ pub struct Args {
     no_learning: bool,
     /// Search with probing when looking for one completion, alone: at every node, a trial
     /// queen on each square of each row and column left with two squares (boards up to 128
-    /// with blocked squares; the default from 65 to 89, in turns with learning from 100).
+    /// with blocked squares; by default from 65 to 89 for a while, then in turns with
+    /// learning, as from 100).
     #[arg(long, conflicts_with_all = ["learning", "no_learning", "no_probing"])]
     probing: bool,
     /// Do not search with probing.

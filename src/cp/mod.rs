@@ -10,8 +10,9 @@
 //! - `propagate` applies forward checking, singletons and hidden singles;
 //! - [`Solver`] searches: first-fail row order, middle-out value order, restarts;
 //! - `packed` and `probe` keep a blocked board's free squares as a few machine words and
-//!   search it with a trial queen on every square of every line of two (the default for
-//!   blocked boards of 65 to 89 columns, in turns with `learn`'s no-goods from 100 to 128);
+//!   search it with a trial queen on every square of every line of two (by default on
+//!   blocked boards of 65 to 89 columns alone first, then in turns with `learn`'s
+//!   no-goods, and in turns from 100 to 128);
 //! - [`Instance`] is what is given: queens that must stay and squares that are blocked;
 //!   [`blocked_board`] draws the hard ones of CSPLib problem 80.
 //!
