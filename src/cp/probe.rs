@@ -315,7 +315,6 @@ fn steal<const W: usize>(
     from: &mut Walk<W>,
     least_first: bool,
 ) -> Option<Frame<W>> {
-    let n = board.n;
     from.stack.iter_mut().find_map(|frame| {
         let (layout, done) = if frame.rows {
             (&board.rows, &frame.position.rows_done)
@@ -328,10 +327,8 @@ fn steal<const W: usize>(
             return None;
         }
         let rank = |k: usize| {
-            let (r, c) = board.square[frame.squares[k]];
-            let v = usize::from(if frame.rows { c } else { r });
             let taken = if least_first { frame.taken[k] } else { 0 };
-            (taken, (2 * v).abs_diff(n - 1), v)
+            (taken, middle_out(board, frame.squares[k], frame.rows))
         };
         let k = (frame.next..frame.squares.len())
             .filter(|&k| board.open(&frame.position, frame.squares[k]))
@@ -410,6 +407,14 @@ fn finish(
 /// ends at the same node.
 pub(super) fn work(stats: &Stats) -> u64 {
     stats.probes + 4 * stats.nodes
+}
+
+/// The middle-out rank of square `s` on its row (`rows`) or column: its distance to the
+/// centre of the line, then its place on it.
+fn middle_out<const W: usize>(board: &Packed<W>, s: usize, rows: bool) -> (usize, usize) {
+    let (r, c) = board.square[s];
+    let v = usize::from(if rows { c } else { r });
+    ((2 * v).abs_diff(board.n - 1), v)
 }
 
 /// Tie-breaking keys of `n` rows: distance to the centre first (a row near the centre sees the
@@ -611,11 +616,7 @@ impl<const W: usize> Run<'_, W> {
             .bits_of(open, line)
             .map(|b| layout.square_at(b))
             .collect();
-        let (n, square) = (self.board.n, &self.board.square);
-        squares.sort_by_key(|&s| {
-            let v = usize::from(if rows { square[s].1 } else { square[s].0 });
-            ((2 * v).abs_diff(n - 1), v)
-        });
+        squares.sort_by_key(|&s| middle_out(self.board, s, rows));
         if self.least_first {
             squares.sort_by_key(|&s| self.taken(s));
         }
